@@ -1,0 +1,75 @@
+"""The `companion` command: a table of subcommands, each in its own module, imported only when run.
+
+A command module provides `add_arguments(parser)` and `run(args) -> int`; heavy imports (OpenCV, Flask)
+happen inside `run`, so `companion explain` starts fast on a Pi.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "explain": ("companion.games.cli_explain", "what a roll allows, by the rules of one game"),
+    "odds": ("companion.games.cli_odds", "exact odds for the next roll of one game"),
+    "read": ("companion.vision.cli_read", "read dice in images, or live from a camera"),
+    "teach": ("companion.vision.cli_teach", "teach the companion the fruit or Matcho dice of your box"),
+    "serve": ("companion.web.cli_serve", "run the companion: the page, the camera, the sensors"),
+    "record": ("companion.table.cli_record", "record a session: camera frames and every event"),
+    "replay": ("companion.table.cli_replay", "drive the companion from a recorded session"),
+    "sensors": ("companion.sensors.cli_sensors", "check the sensor kit: `companion sensors test`"),
+    "doctor": ("companion.doctor", "check camera, GPIO, pin map, hub, disk and service"),
+    "bench": ("companion.bench", "run the speed benchmarks and print medians"),
+}
+
+
+class CliError(Exception):
+    """Bad command-line input: printed as one line, exit code 2."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse that reports bad input in one line (and exit code 2), without the usage block."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
+
+
+def _usage() -> str:
+    width = max(map(len, COMMANDS))
+    lines = ["usage: companion COMMAND [ARGS...]", "", "commands:"]
+    lines += [f"  {name.ljust(width)}  {help_}" for name, (_, help_) in COMMANDS.items()]
+    lines += ["", "`companion COMMAND --help` tells more."]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(_usage())
+        return 0
+    name, rest = argv[0], argv[1:]
+    if name not in COMMANDS:
+        print(f"companion: unknown command {name!r}; choose one of: {', '.join(COMMANDS)}", file=sys.stderr)
+        return 2
+    module_name, help_ = COMMANDS[name]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise
+        print(f"companion {name}: not available in this build", file=sys.stderr)
+        return 2
+    parser = OneLineParser(prog=f"companion {name}", description=help_)
+    module.add_arguments(parser)
+    args = parser.parse_args(rest)
+    try:
+        return int(module.run(args) or 0)
+    except CliError as exc:
+        print(f"companion {name}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

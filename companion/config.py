@@ -1,0 +1,111 @@
+"""Settings with a schema: defaults, a TOML file (`/etc/companion/companion.toml` on the Pi), and
+`COMPANION_*` environment variables, in that order. Unknown keys and bad values are refused with a
+message naming the key.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Mapping
+
+
+class BadSettings(ValueError):
+    pass
+
+
+def default_state_dir() -> Path:
+    if os.environ.get("STATE_DIRECTORY"):  # set by systemd's StateDirectory=
+        return Path(os.environ["STATE_DIRECTORY"].split(":")[0])
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "companion"
+
+
+SCHEMA: dict[str, dict[str, tuple[type, Any, str]]] = {
+    "service": {
+        "host": (str, "0.0.0.0", "address the page listens on"),
+        "port": (int, 8080, "port of the page"),
+        "state_dir": (str, "", "where games, recordings and taught dice live; empty: the default"),
+        "threads": (int, 24, "waitress worker threads (each open live page holds one)"),
+        "max_streams": (int, 16, "most live pages at once; more get a clear 503"),
+        "mdns": (bool, True, "announce the page as companion.local"),
+    },
+    "camera": {
+        "source": (str, "picamera2", "picamera2, usb:N, a video file, a folder of images, or a recording"),
+        "width": (int, 1280, "frame width"),
+        "height": (int, 720, "frame height"),
+        "tray": (str, "auto", "the tray region: auto, or x0,y0,x1,y1 in pixels"),
+        "settle_ms": (int, 300, "how long the dice must lie still before a roll is read"),
+    },
+    "sensors": {
+        "backend": (str, "gpio", "gpio, hub, mock or none"),
+        "pin_map": (str, "", "the pin map file; empty: the shipped hardware/pinmap.json"),
+        "hub_port": (str, "auto", "serial port of the Pico hub, or auto"),
+    },
+    "security": {
+        "join_code": (bool, True, "ask for the join code before a device may act on a game"),
+        "allow_outside": (bool, False, "serve requests from outside the local network"),
+    },
+}
+
+
+@dataclasses.dataclass
+class Settings:
+    values: dict[str, dict[str, Any]]
+
+    def __getitem__(self, section: str) -> dict[str, Any]:
+        return self.values[section]
+
+    @property
+    def state_dir(self) -> Path:
+        return Path(self.values["service"]["state_dir"] or default_state_dir())
+
+
+def _coerce(section: str, key: str, value: Any) -> Any:
+    kind = SCHEMA[section][key][0]
+    if isinstance(value, str) and kind is not str:
+        text = value.strip().lower()
+        if kind is bool and text in ("1", "true", "yes", "on", "0", "false", "no", "off"):
+            return text in ("1", "true", "yes", "on")
+        if kind is int:
+            try:
+                return int(text)
+            except ValueError:
+                pass
+    if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+        raise BadSettings(f"setting {section}.{key} must be {kind.__name__}, got {value!r}")
+    return value
+
+
+def load_settings(path: str | Path | None = None, env: Mapping[str, str] | None = None,
+                  overrides: Mapping[str, Mapping[str, Any]] | None = None) -> Settings:
+    values = {s: {k: d for k, (_, d, _) in keys.items()} for s, keys in SCHEMA.items()}
+    layers: list[Mapping[str, Any]] = []
+    if path is not None:
+        try:
+            layers.append(tomllib.loads(Path(path).read_text(encoding="utf-8")))
+        except OSError as exc:
+            raise BadSettings(f"cannot read settings file {path}: {exc.strerror}") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise BadSettings(f"settings file {path} is not valid TOML: {exc}") from None
+    env = os.environ if env is None else env
+    from_env: dict[str, dict[str, str]] = {}
+    for name, value in env.items():
+        if name.startswith("COMPANION_") and name.count("_") >= 2:
+            _, section, key = name.lower().split("_", 2)
+            if section in SCHEMA:
+                from_env.setdefault(section, {})[key] = value
+    layers.append(from_env)
+    layers.append(overrides or {})
+    for layer in layers:
+        for section, keys in layer.items():
+            if section not in SCHEMA:
+                raise BadSettings(f"unknown settings section [{section}]; known: {', '.join(SCHEMA)}")
+            if not isinstance(keys, Mapping):
+                raise BadSettings(f"settings section [{section}] must be a table")
+            for key, value in keys.items():
+                if key not in SCHEMA[section]:
+                    raise BadSettings(f"unknown setting {section}.{key}; known: {', '.join(SCHEMA[section])}")
+                values[section][key] = _coerce(section, key, value)
+    return Settings(values)

@@ -1,0 +1,156 @@
+"""The events that flow from the camera and the sensors to the table, and their JSON forms.
+
+Every event carries `t`, a monotonic timestamp in nanoseconds read once where the event was born (a
+frame captured, an edge seen). Nothing downstream reads the clock to decide what happened. Actions a
+person takes on the page travel as `PlayerAction` on the same queue, so the journal, replay, undo and
+tests all see one stream.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar, Mapping
+
+
+@dataclasses.dataclass(frozen=True)
+class DieReading:
+    """One die as the camera read it. `value` is 1–6 for pip dice, a fruit name, "matcho" or "blank".
+
+    `unsure` is true when the reader could not decide; its `value` is then its best guess, which the
+    table never scores without asking a person.
+    """
+
+    value: int | str
+    center: tuple[float, float]
+    box: tuple[float, float, float, float]
+    confidence: float
+    unsure: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out = {
+            "value": self.value,
+            "center": [round(c, 1) for c in self.center],
+            "box": [round(c, 1) for c in self.box],
+            "confidence": round(self.confidence, 3),
+        }
+        if self.unsure:
+            out["unsure"] = True
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "DieReading":
+        return cls(
+            value=data["value"],
+            center=tuple(data["center"]),
+            box=tuple(data["box"]),
+            confidence=float(data["confidence"]),
+            unsure=bool(data.get("unsure", False)),
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class Event:
+    type: ClassVar[str] = ""
+    t: int
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type}
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if isinstance(value, tuple) and value and isinstance(value[0], DieReading):
+                value = [d.to_json() for d in value]
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[field.name] = value
+        return out
+
+
+@dataclasses.dataclass(frozen=True)
+class DiceSettled(Event):
+    """A roll has come to rest: the dice in the tray, read once."""
+
+    type: ClassVar[str] = "dice_settled"
+    dice: tuple[DieReading, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class ZoneState(Event):
+    """Continuous mode: the current face of every die in one zone ("fruit" or "matcho"), every frame."""
+
+    type: ClassVar[str] = "zone_state"
+    zone: str = ""
+    dice: tuple[DieReading, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class BananaSqueaked(Event):
+    type: ClassVar[str] = "banana_squeaked"
+
+
+@dataclasses.dataclass(frozen=True)
+class BallEntered(Event):
+    """A ball passed the gate of `opening` (1–6) at the top of Magic Mountain."""
+
+    type: ClassVar[str] = "ball_entered"
+    opening: int = 0
+
+
+@dataclasses.dataclass(frozen=True)
+class BallLanded(Event):
+    """A ball passed the gate at the bottom of Magic Mountain."""
+
+    type: ClassVar[str] = "ball_landed"
+
+
+@dataclasses.dataclass(frozen=True)
+class SensorHealth(Event):
+    """A sensor changed health: state is "ok", "blocked", "stuck", "disconnected" or "error"."""
+
+    type: ClassVar[str] = "sensor_health"
+    sensor: str = ""
+    state: str = ""
+    message: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class CameraHealth(Event):
+    """The camera changed health: state is "ok", "missing", "lost" or "reopening"."""
+
+    type: ClassVar[str] = "camera_health"
+    state: str = ""
+    message: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class PlayerAction(Event):
+    """Something a person did on the page: a game action (its JSON form), undo, a correction, ..."""
+
+    type: ClassVar[str] = "player_action"
+    action: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    source: str = "page"
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.type: cls
+    for cls in (DiceSettled, ZoneState, BananaSqueaked, BallEntered, BallLanded, SensorHealth, CameraHealth, PlayerAction)
+}
+
+
+class BadEvent(ValueError):
+    pass
+
+
+def event_from_json(data: Mapping[str, Any]) -> Event:
+    cls = EVENT_TYPES.get(data.get("type"))  # type: ignore[arg-type]
+    if cls is None:
+        raise BadEvent(f"unknown event type {data.get('type')!r}")
+    values: dict[str, Any] = {}
+    for field in dataclasses.fields(cls):
+        if field.name not in data:
+            if field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
+                raise BadEvent(f"event {cls.type!r} is missing {field.name!r}")
+            continue
+        value = data[field.name]
+        if field.name == "dice":
+            value = tuple(DieReading.from_json(d) for d in value)
+        values[field.name] = value
+    return cls(**values)

@@ -1,0 +1,301 @@
+"""The game API every rules engine implements.
+
+Modelled on OpenSpiel's state API and python-chess's board:
+
+- A `State` is mutable: `apply(action)` changes it, `undo()` takes the last action back, `clone()` copies it.
+- `current_player()` is a player index (0-based), or `CHANCE` when the engine waits for dice or another
+  outcome from outside (read by the camera, typed by hand, or drawn by a simulator with a seeded
+  generator), or `TERMINAL` when the game is over.
+- `legal_actions()` lists the actions that may be applied now; `describe(action)` gives a short human
+  text for each, the words the page shows on its buttons. When the current player is `CHANCE`, the
+  legal actions are empty; `chance_request()` says what outcome the engine waits for, and
+  `sample_chance(rng)` draws one with the generator it is given (the engine has no randomness of its own).
+- Actions are frozen dataclasses with a JSON form `{"kind": ..., **fields}`, so a game is journaled
+  and replayed exactly. A state serialises to JSON and back with `to_json()` / `Game.state_from_json()`.
+
+Engines are pure: no I/O, no clock, no randomness of their own.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import random
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Iterable, Mapping
+
+CHANCE = -1
+TERMINAL = -2
+
+
+class GameError(ValueError):
+    """Base of the engines' precise exceptions; the message is meant for a person."""
+
+
+class IllegalAction(GameError):
+    """The action is well formed but not allowed in this state; the state is unchanged."""
+
+
+class BadAction(GameError):
+    """The action's JSON form is malformed (unknown kind, missing or wrongly typed field)."""
+
+
+class BadConfig(GameError):
+    """A game set-up or a board-layout data file is invalid; the message names the field and the value."""
+
+
+class NothingToUndo(GameError):
+    """`undo()` was called on a state with no action applied."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Action:
+    """Base of every action and chance outcome. Subclasses set `kind` and add fields.
+
+    Field values must be JSON-friendly: int, str, bool, None, or tuples of these (tuples become lists
+    in JSON and are turned back into tuples on load, so actions stay hashable and comparable).
+    """
+
+    kind: ClassVar[str] = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        for field in dataclasses.fields(self):
+            out[field.name] = _to_jsonable(getattr(self, field.name))
+        return out
+
+
+def _to_jsonable(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_to_jsonable(v) for v in value]
+    return value
+
+
+def _to_tuple(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_to_tuple(v) for v in value)
+    return value
+
+
+class ActionCodec:
+    """Turns a game's action JSON back into its dataclasses, with precise errors."""
+
+    def __init__(self, *classes: type[Action]):
+        self.classes = {cls.kind: cls for cls in classes}
+        if len(self.classes) != len(classes) or "" in self.classes:
+            raise TypeError("every action class needs a distinct, non-empty kind")
+
+    def decode(self, data: Any) -> Action:
+        if not isinstance(data, Mapping):
+            raise BadAction(f"an action must be a JSON object, got {data!r}")
+        kind = data.get("kind")
+        cls = self.classes.get(kind)  # type: ignore[arg-type]
+        if cls is None:
+            known = ", ".join(sorted(self.classes))
+            raise BadAction(f"unknown action kind {kind!r}; expected one of: {known}")
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        unknown = set(data) - set(fields) - {"kind"}
+        if unknown:
+            raise BadAction(f"action {kind!r} has unknown field(s): {', '.join(sorted(unknown))}")
+        values = {}
+        for name, field in fields.items():
+            if name in data:
+                values[name] = _to_tuple(data[name])
+            elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
+                raise BadAction(f"action {kind!r} is missing the field {name!r}")
+        try:
+            return cls(**values)
+        except (TypeError, ValueError) as exc:
+            raise BadAction(f"action {kind!r}: {exc}") from None
+
+
+@dataclasses.dataclass(frozen=True)
+class ChanceRequest:
+    """What outcome the engine waits for, so a camera, a person or a simulator can supply it.
+
+    kind: "dice" (count dice with the given faces), "draw" (one item out of `faces`, e.g. a ball colour
+    from the bag), or a game-specific kind its docstring explains. `prompt` is the plain words for the page.
+    """
+
+    kind: str
+    count: int
+    faces: tuple[Any, ...]
+    prompt: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "count": self.count, "faces": list(self.faces), "prompt": self.prompt}
+
+
+@dataclasses.dataclass(frozen=True)
+class Player:
+    name: str
+    colour: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "colour": self.colour}
+
+
+class State(ABC):
+    """One game in progress. Subclasses keep all game data in plain attributes that `_save`/`_load` copy."""
+
+    game: ClassVar[str] = ""
+
+    def __init__(self) -> None:
+        self._undo_stack: list[tuple[Action, Any]] = []
+
+    # -- what subclasses implement -------------------------------------------------------------
+    @abstractmethod
+    def current_player(self) -> int: ...
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]: ...
+
+    @abstractmethod
+    def describe(self, action: Action) -> str: ...
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Change the state; called only with an action already checked by `_check`."""
+
+    @abstractmethod
+    def scores(self) -> list[int]: ...
+
+    @abstractmethod
+    def winners(self) -> list[int]:
+        """Indices of the winning players (empty while the game goes on, or when all lose together)."""
+
+    @abstractmethod
+    def _data(self) -> dict[str, Any]:
+        """The JSON form of everything that defines the state (without the undo history)."""
+
+    @classmethod
+    @abstractmethod
+    def _from_data(cls, data: Mapping[str, Any]) -> "State": ...
+
+    def chance_request(self) -> ChanceRequest | None:
+        return None
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        raise GameError(f"{self.game} is not waiting for a chance outcome")
+
+    def prompt(self) -> str:
+        """Plain words for the page: what happens next ("Roll again or stop?")."""
+        request = self.chance_request()
+        return request.prompt if request else ""
+
+    def _check(self, action: Action) -> None:
+        """Raise IllegalAction unless `action` may be applied now. Chance outcomes are checked too."""
+        if self.is_over():
+            raise IllegalAction("the game is over")
+        if self.current_player() == CHANCE:
+            return self._check_chance(action)
+        if action not in self.legal_actions():
+            raise IllegalAction(f"{self.describe_safely(action)} is not a legal action now")
+
+    def _check_chance(self, action: Action) -> None:
+        raise IllegalAction(f"{self.game} does not take chance outcomes")
+
+    # -- shared behaviour ---------------------------------------------------------------------
+    def apply(self, action: Action) -> None:
+        self._check(action)
+        saved = self._save()
+        self._apply(action)
+        self._undo_stack.append((action, saved))
+
+    def undo(self) -> Action:
+        if not self._undo_stack:
+            raise NothingToUndo("there is nothing to undo")
+        action, saved = self._undo_stack.pop()
+        self._load(saved)
+        return action
+
+    def history(self) -> list[Action]:
+        return [action for action, _ in self._undo_stack]
+
+    def is_over(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def clone(self) -> "State":
+        return copy.deepcopy(self)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, **self._data()}
+
+    def _save(self) -> Any:
+        return copy.deepcopy({k: v for k, v in self.__dict__.items() if k != "_undo_stack"})
+
+    def _load(self, saved: Any) -> None:
+        stack = self._undo_stack
+        self.__dict__.clear()
+        self.__dict__.update(copy.deepcopy(saved))
+        self._undo_stack = stack
+
+    def describe_safely(self, action: Action) -> str:
+        try:
+            return self.describe(action)
+        except Exception:  # a malformed action may not be describable; say what it is instead
+            return repr(action.to_json())
+
+    def describe_legal(self) -> list[dict[str, Any]]:
+        """The legal actions with their texts, as the page and the API show them."""
+        return [{"action": a.to_json(), "text": self.describe(a)} for a in self.legal_actions()]
+
+
+@dataclasses.dataclass(frozen=True)
+class Variant:
+    name: str
+    description: str
+    default: Any = False
+    choices: tuple[Any, ...] = (False, True)
+
+
+class Game(ABC):
+    """A game's entry point, one instance per game module (`GAME`), found through `games.registry`."""
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    variants: ClassVar[tuple[Variant, ...]] = ()
+    actions: ClassVar[ActionCodec]
+
+    @abstractmethod
+    def new_state(self, players: Iterable[Player | str], variants: Mapping[str, Any] | None = None,
+                  board: Mapping[str, Any] | None = None) -> State:
+        """A new game. `board` overrides the shipped board-layout data (validated the same way)."""
+
+    @abstractmethod
+    def state_from_json(self, data: Mapping[str, Any]) -> State: ...
+
+    def action_from_json(self, data: Any) -> Action:
+        return self.actions.decode(data)
+
+    def check_players(self, players: Iterable[Player | str]) -> tuple[Player, ...]:
+        out = tuple(p if isinstance(p, Player) else Player(str(p)) for p in players)
+        if not self.min_players <= len(out) <= self.max_players:
+            raise BadConfig(f"{self.title} takes {self.min_players}–{self.max_players} players, got {len(out)}")
+        names = [p.name for p in out]
+        if any(not n.strip() for n in names):
+            raise BadConfig("every player needs a name")
+        if len(set(names)) != len(names):
+            raise BadConfig(f"player names must differ, got {names}")
+        return out
+
+    def check_variants(self, variants: Mapping[str, Any] | None) -> dict[str, Any]:
+        known = {v.name: v for v in self.variants}
+        out = {v.name: v.default for v in self.variants}
+        for key, value in (variants or {}).items():
+            if key not in known:
+                raise BadConfig(f"unknown variant {key!r} for {self.title}; known: {', '.join(known) or 'none'}")
+            if value not in known[key].choices:
+                raise BadConfig(f"variant {key!r} takes one of {list(known[key].choices)}, got {value!r}")
+            out[key] = value
+        return out
+
+    def info(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "variants": [dataclasses.asdict(v) for v in self.variants],
+        }

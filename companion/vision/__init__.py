@@ -1,0 +1,1 @@
+"""Reading the dice tray: frame sources, die finding, face reading, settling and zones."""

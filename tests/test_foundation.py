@@ -1,0 +1,68 @@
+"""The pieces every feature stands on: settings, events, action JSON, the command line."""
+import dataclasses
+import subprocess
+import sys
+
+import pytest
+
+from companion.config import BadSettings, load_settings
+from companion.events import (BallEntered, DiceSettled, DieReading, PlayerAction, ZoneState, BadEvent,
+                              event_from_json)
+from companion.games.api import Action, ActionCodec, BadAction
+
+
+def test_settings_layers_and_errors(tmp_path):
+    path = tmp_path / "companion.toml"
+    path.write_text('[service]\nport = 9001\n[camera]\nsource = "usb:0"\n')
+    settings = load_settings(path, env={"COMPANION_SECURITY_JOIN_CODE": "off", "COMPANION_SERVICE_PORT": "9002"})
+    assert settings["service"]["port"] == 9002
+    assert settings["camera"]["source"] == "usb:0"
+    assert settings["security"]["join_code"] is False
+    path.write_text("[service]\nprot = 1\n")
+    with pytest.raises(BadSettings, match="service.prot"):
+        load_settings(path, env={})
+    path.write_text('[service]\nport = "eighty"\n')
+    with pytest.raises(BadSettings, match="service.port must be int"):
+        load_settings(path, env={})
+
+
+def test_events_round_trip_through_json():
+    die = DieReading(4, (10.0, 20.0), (0.0, 5.0, 20.0, 35.0), 0.98)
+    for event in (DiceSettled(5, (die, die)), ZoneState(6, "fruit", (die,)), BallEntered(7, 3),
+                  PlayerAction(8, {"kind": "stop"}, "page")):
+        assert event_from_json(event.to_json()) == event
+    with pytest.raises(BadEvent, match="unknown event type"):
+        event_from_json({"type": "nope", "t": 1})
+
+
+@dataclasses.dataclass(frozen=True)
+class Place(Action):
+    kind = "place"
+    line: int
+    dice: tuple[int, ...] = ()
+
+
+def test_action_codec_round_trip_and_errors():
+    codec = ActionCodec(Place)
+    action = Place(7, (1, 6))
+    assert codec.decode(action.to_json()) == action
+    with pytest.raises(BadAction, match="unknown action kind 'fly'"):
+        codec.decode({"kind": "fly"})
+    with pytest.raises(BadAction, match="missing the field 'line'"):
+        codec.decode({"kind": "place"})
+    with pytest.raises(BadAction, match="unknown field"):
+        codec.decode({"kind": "place", "line": 5, "colour": "red"})
+    with pytest.raises(BadAction, match="JSON object"):
+        codec.decode([1, 2])
+
+
+def test_cli_unknown_command_and_game(run_cli):
+    code, out, err = run_cli("fly")
+    assert code == 2 and "unknown command 'fly'" in err
+    code, out, err = run_cli("explain", "chess", "1")
+    assert code == 2 and "unknown game 'chess'" in err and len(err.strip().splitlines()) == 1
+
+
+def test_cli_runs_as_a_module():
+    proc = subprocess.run([sys.executable, "-m", "companion", "--help"], capture_output=True, text=True)
+    assert proc.returncode == 0 and "explain" in proc.stdout
