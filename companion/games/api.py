@@ -177,6 +177,12 @@ class State(ABC):
     def sample_chance(self, rng: random.Random) -> Action:
         raise GameError(f"{self.game} is not waiting for a chance outcome")
 
+    def chance_action(self, values: list[Any]) -> Action:
+        """The chance outcome for what was observed (dice read by the camera, a colour drawn, typed by
+        hand), ready for `apply`. Raises IllegalAction naming the problem when it does not fit
+        `chance_request()` (wrong count, a value that no face shows)."""
+        raise IllegalAction(f"{self.game} is not waiting for a chance outcome")
+
     def prompt(self) -> str:
         """Plain words for the page: what happens next ("Roll again or stop?")."""
         request = self.chance_request()
