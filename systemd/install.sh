@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# Install the companion as a service on Raspberry Pi OS (Bookworm or Trixie), or remove it.
+#
+#   sudo systemd/install.sh               install, or update to this checkout; a second run changes nothing
+#   sudo systemd/install.sh --uninstall   remove it all but the saved games, and say where they are
+#
+# --root DIR puts every file under DIR instead of / (for tests and image builders); the system commands
+# (apt-get, dpkg-query, useradd, systemctl, ...) are the ones on PATH.
+set -euo pipefail
+
+ROOT=/
+MODE=install
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --root) ROOT=${2:?--root needs a directory}; shift 2 ;;
+        --uninstall) MODE=uninstall; shift ;;
+        -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+        *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+done
+ROOT=${ROOT%/}
+
+PREFIX=/opt/companion
+VENV=$PREFIX/venv
+ETC=/etc/companion
+UNIT=/etc/systemd/system/companion.service
+STATE=/var/lib/companion
+USER_NAME=companion
+APT_PACKAGES=(python3-picamera2 python3-venv python3-pip)
+GROUPS_WANTED=(gpio video dialout)
+
+say() { echo "companion-install: $*"; }
+die() { echo "companion-install: $*" >&2; exit 1; }
+at() { echo "$ROOT$1"; }
+
+# Writes $2 to file $1 (under ROOT) only when the content differs; returns 0 when it changed the file.
+put_file() {
+    local path mode
+    path=$(at "$1"); mode=$3
+    if [ -f "$path" ] && [ "$(cat "$path")" == "$2" ]; then
+        return 1
+    fi
+    mkdir -p "$(dirname "$path")"
+    printf '%s\n' "$2" > "$path.tmp"
+    chmod "$mode" "$path.tmp"
+    mv "$path.tmp" "$path"
+    say "wrote $1"
+    return 0
+}
+
+release() {
+    local codename=""
+    if [ -r "$(at /etc/os-release)" ]; then
+        codename=$(. "$(at /etc/os-release)" && echo "${VERSION_CODENAME:-}")
+    fi
+    echo "$codename"
+}
+
+# Debian's picamera2 is built against Debian's numpy: Bookworm ships numpy 1.24, and OpenCV 4.12 and newer
+# need numpy 2, so Bookworm keeps OpenCV below 4.12. Trixie ships numpy 2.
+constraints_for() {
+    case "$1" in
+        bookworm) printf '%s\n' "numpy<2" "opencv-python-headless>=4.8,<4.12" ;;
+        trixie) printf '%s\n' "numpy>=2" "opencv-python-headless>=4.12" ;;
+        *) die "Raspberry Pi OS '$1' is not supported: use Bookworm or Trixie (see /etc/os-release)" ;;
+    esac
+}
+
+install_packages() {
+    local missing=()
+    for pkg in "${APT_PACKAGES[@]}"; do
+        if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+            missing+=("$pkg")
+        fi
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        say "installing Debian packages: ${missing[*]}"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+        mkdir -p "$(at $PREFIX)"
+        printf '%s\n' "${missing[@]}" >> "$(at $PREFIX/apt-installed.txt)"
+    fi
+}
+
+create_user() {
+    if ! id -u "$USER_NAME" >/dev/null 2>&1; then
+        say "creating the system user $USER_NAME"
+        useradd --system --user-group --home-dir "$STATE" --no-create-home --shell /usr/sbin/nologin "$USER_NAME"
+    fi
+    local have
+    have=" $(id -nG "$USER_NAME") "
+    for group in "${GROUPS_WANTED[@]}"; do
+        if ! getent group "$group" >/dev/null; then
+            say "no group '$group' on this system; skipped (expected only off a Raspberry Pi)"
+        elif [[ "$have" != *" $group "* ]]; then
+            usermod -aG "$group" "$USER_NAME"
+            say "added $USER_NAME to the group $group"
+        fi
+    done
+}
+
+install_venv() {
+    local codename=$1 stamp want
+    if [ ! -x "$(at $VENV)/bin/python" ]; then
+        say "creating the virtual environment $VENV (with Debian's picamera2 visible)"
+        python3 -m venv --system-site-packages "$(at $VENV)"
+    fi
+    constraints_for "$codename" > "$(at $PREFIX)/constraints.txt.new"
+    want=$( (cat "$(at $PREFIX)/constraints.txt.new"
+             cd "$SRC" && find companion pyproject.toml -type f -not -path '*/__pycache__/*' -print0 | sort -z | xargs -0 sha256sum) |
+           sha256sum | cut -d' ' -f1)
+    stamp=$(at $PREFIX/installed.sha256)
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" == "$want" ]; then
+        rm -f "$(at $PREFIX)/constraints.txt.new"
+        return 1
+    fi
+    mv "$(at $PREFIX)/constraints.txt.new" "$(at $PREFIX)/constraints.txt"
+    say "installing the companion into $VENV"
+    "$(at $VENV)/bin/pip" install --quiet --disable-pip-version-check -c "$(at $PREFIX)/constraints.txt" "$SRC"
+    echo "$want" > "$stamp"
+    return 0
+}
+
+install_files() {
+    local changed=1 unit config
+    unit=$(sed "s#@VENV@#$VENV#g" "$SRC/systemd/companion.service")
+    put_file "$UNIT" "$unit" 644 && changed=0
+    config=$(cat "$SRC/systemd/companion.toml")
+    if [ ! -f "$(at $ETC/companion.toml)" ]; then
+        put_file "$ETC/companion.toml" "$config" 644
+        changed=0
+    fi
+    return $changed
+}
+
+do_install() {
+    [ "$(id -u)" -eq 0 ] || [ "$ROOT" != "" ] || die "run me with sudo"
+    local codename changed=no
+    codename=$(release)
+    constraints_for "$codename" >/dev/null
+    say "Raspberry Pi OS $codename"
+    mkdir -p "$(at $PREFIX)"
+    install_packages
+    create_user
+    install_venv "$codename" && changed=yes
+    install_files && changed=yes
+    if [ "$changed" = yes ]; then
+        systemctl daemon-reload
+        systemctl enable companion.service
+        systemctl restart companion.service
+        say "the companion is running; open http://companion.local on a phone on the same network"
+        say "(or http://<this Pi's address>; 'journalctl -u companion' shows it and the join code)"
+    else
+        say "nothing to change: the companion is installed and up to date"
+    fi
+}
+
+do_uninstall() {
+    if [ -f "$(at $UNIT)" ]; then
+        systemctl disable --now companion.service || true
+        rm -f "$(at $UNIT)"
+        systemctl daemon-reload
+    fi
+    if [ -f "$(at $PREFIX/apt-installed.txt)" ]; then
+        mapfile -t ours < "$(at $PREFIX/apt-installed.txt)"
+        say "removing the Debian packages this installer added: ${ours[*]}"
+        DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq "${ours[@]}" || say "could not remove ${ours[*]}; remove them with apt if you wish"
+    fi
+    rm -rf "$(at $PREFIX)" "$(at $ETC)"
+    if id -u "$USER_NAME" >/dev/null 2>&1; then
+        userdel "$USER_NAME"
+    fi
+    say "the companion is removed."
+    if [ -d "$(at $STATE)" ]; then
+        say "your saved games are kept in $STATE (delete that folder to remove them too)"
+    fi
+}
+
+case "$MODE" in
+    install) do_install ;;
+    uninstall) do_uninstall ;;
+esac

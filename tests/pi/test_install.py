@@ -1,0 +1,119 @@
+"""The installer against a temporary root, with the system commands replaced by fakes that record every
+change they are asked to make: a second run must change nothing, and an uninstall must leave only the
+saved games."""
+import hashlib
+import os
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+INSTALLER = ROOT / "systemd" / "install.sh"
+
+FAKES = {
+    "dpkg-query": 'pkg="${@: -1}"; [ -f "$FAKE/dpkg/$pkg" ] && echo "install ok installed" || exit 1',
+    "apt-get": 'echo "apt-get $*" >> "$FAKE/calls"; op=""; for a in "$@"; do case "$a" in install|remove) op=$a;; -*) ;; *)'
+               ' [ -n "$op" ] && { [ $op = install ] && touch "$FAKE/dpkg/$a" || rm -f "$FAKE/dpkg/$a"; };; esac; done',
+    "id": 'if [ "$1" = -u ] && [ -n "${2:-}" ]; then [ -f "$FAKE/users/$2" ] && echo 998 || exit 1;'
+          ' elif [ "$1" = -nG ]; then cat "$FAKE/users/$2"; else exec /usr/bin/id "$@"; fi',
+    "useradd": 'echo "useradd $*" >> "$FAKE/calls"; echo "${@: -1}" > "$FAKE/users/${@: -1}"',
+    "usermod": 'echo "usermod $*" >> "$FAKE/calls"; echo "$(cat "$FAKE/users/$3") $2" > "$FAKE/users/$3"',
+    "userdel": 'echo "userdel $*" >> "$FAKE/calls"; rm -f "$FAKE/users/$1"',
+    "getent": '[ "$2" != dialout ]',
+    "systemctl": 'echo "systemctl $*" >> "$FAKE/calls"',
+    "python3": 'echo "python3 $*" >> "$FAKE/calls"; d="${@: -1}"; mkdir -p "$d/bin";'
+               ' printf "#!/bin/sh\\necho \\"pip \\$*\\" >> \\"$FAKE/calls\\"\\n" > "$d/bin/pip";'
+               ' printf "#!/bin/sh\\n" > "$d/bin/python"; chmod +x "$d/bin/pip" "$d/bin/python"',
+}
+
+
+@pytest.fixture
+def machine(tmp_path):
+    root, fake, bin_ = tmp_path / "root", tmp_path / "fake", tmp_path / "bin"
+    for d in (root / "etc", fake / "dpkg", fake / "users", bin_):
+        d.mkdir(parents=True)
+    (root / "etc" / "os-release").write_text('PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nVERSION_CODENAME=bookworm\n')
+    (fake / "calls").write_text("")
+    for name, body in FAKES.items():
+        path = bin_ / name
+        path.write_text(f"#!/usr/bin/env bash\n{body}\n")
+        path.chmod(path.stat().st_mode | stat.S_IEXEC)
+    env = {**os.environ, "PATH": f"{bin_}:{os.environ['PATH']}", "FAKE": str(fake)}
+
+    class Machine:
+        def run(self, *args):
+            (fake / "calls").write_text("")
+            proc = subprocess.run(["bash", str(INSTALLER), "--root", str(root), *args], env=env,
+                                  capture_output=True, text=True, timeout=120)
+            return proc.returncode, proc.stdout + proc.stderr, (fake / "calls").read_text().splitlines()
+
+        def tree(self):
+            return {str(p.relative_to(root)): (hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_mode)
+                    for p in sorted(root.rglob("*")) if p.is_file()}
+
+    m = Machine()
+    m.root, m.fake = root, fake
+    return m
+
+
+def test_install_then_install_again_changes_nothing(machine):
+    code, out, calls = machine.run()
+    assert code == 0, out
+    assert "apt-get install -y -qq --no-install-recommends python3-picamera2 python3-venv python3-pip" in calls
+    assert any(c.startswith("useradd --system --user-group") for c in calls)
+    assert "usermod -aG gpio companion" in calls and "usermod -aG video companion" in calls
+    assert "no group 'dialout'" in out
+    assert any(c.startswith("python3 -m venv --system-site-packages") for c in calls)
+    assert any(c.startswith("pip install") and "constraints.txt" in c for c in calls)
+    assert "numpy<2" in (machine.root / "opt/companion/constraints.txt").read_text()
+    assert ["systemctl daemon-reload", "systemctl enable companion.service", "systemctl restart companion.service"] == \
+        [c for c in calls if c.startswith("systemctl")]
+    unit = (machine.root / "etc/systemd/system/companion.service").read_text()
+    assert "ExecStart=/opt/companion/venv/bin/companion serve" in unit and "@VENV@" not in unit
+    assert "port = 80" in (machine.root / "etc/companion/companion.toml").read_text()
+
+    before = machine.tree()
+    code, out, calls = machine.run()
+    assert code == 0, out
+    assert calls == [], "a second run must change nothing"
+    assert machine.tree() == before
+    assert "nothing to change" in out
+
+
+def test_reinstall_keeps_the_users_settings(machine):
+    machine.run()
+    config = machine.root / "etc/companion/companion.toml"
+    config.write_text(config.read_text().replace('source = "picamera2"', 'source = "usb:0"'))
+    code, out, calls = machine.run()
+    assert code == 0 and 'source = "usb:0"' in config.read_text()
+
+
+def test_trixie_takes_numpy_2(machine):
+    (machine.root / "etc/os-release").write_text("VERSION_CODENAME=trixie\n")
+    code, out, _ = machine.run()
+    assert code == 0, out
+    assert "numpy>=2" in (machine.root / "opt/companion/constraints.txt").read_text()
+
+
+def test_an_unsupported_release_is_refused_before_any_change(machine):
+    (machine.root / "etc/os-release").write_text("VERSION_CODENAME=buster\n")
+    code, out, calls = machine.run()
+    assert code != 0 and "'buster' is not supported" in out
+    assert calls == [] and list(machine.tree()) == ["etc/os-release"]
+
+
+def test_uninstall_leaves_only_the_saved_games(machine):
+    machine.run()
+    games = machine.root / "var/lib/companion/journal.sqlite3"
+    games.parent.mkdir(parents=True)
+    games.write_text("saved games")
+    code, out, calls = machine.run("--uninstall")
+    assert code == 0, out
+    assert "systemctl disable --now companion.service" in calls
+    assert "apt-get remove -y -qq python3-picamera2 python3-venv python3-pip" in calls
+    assert "userdel companion" in calls
+    assert sorted(machine.tree()) == ["etc/os-release", "var/lib/companion/journal.sqlite3"]
+    assert "saved games are kept in /var/lib/companion" in out
