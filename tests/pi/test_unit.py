@@ -26,5 +26,5 @@ def test_unit_keeps_the_devices_and_restarts_on_failure():
     assert {"gpio", "video"} <= set(options["SupplementaryGroups"].split())
     assert options["StateDirectory"] == "companion" and options["RuntimeDirectory"] == "companion"
     assert "LG_WD=/run/companion" in UNIT and options["WorkingDirectory"] == "/run/companion"
-    assert "PrivateDevices" not in UNIT and "DevicePolicy" not in UNIT
+    assert "PrivateDevices" not in options and "DevicePolicy" not in options and "DeviceAllow" not in options
     assert options["User"] == "companion"
