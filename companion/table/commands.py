@@ -1,0 +1,77 @@
+"""What a person can ask of the table, carried as the `action` mapping of a `PlayerAction` event.
+
+`{"do": "start", "game": "matterhorn", "players": [{"name": "Ada", "colour": "red"}, ...], "variants": {}}`
+`{"do": "play", "action": {...}}`        a legal action or a chance outcome in the engine's JSON form
+`{"do": "dice", "values": [3, 5, ...]}`  the dice (or a drawn ball colour) typed or confirmed by hand
+`{"do": "correct", "index": 2, "value": 6}`  fix one die of the last roll the camera read
+`{"do": "choose", "option": "fruit"}`    answer the table's question (who squeaked, ...)
+`{"do": "undo"}`, `{"do": "end"}` (stop the current game), `{"do": "resume", "game_id": 7}`
+
+Every command is validated here, before it reaches the owner thread's logic, with a message a person reads.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+
+class BadCommand(ValueError):
+    """The request itself is malformed; the page shows the message and nothing changes."""
+
+
+COMMANDS = ("start", "play", "dice", "correct", "choose", "undo", "end", "resume")
+_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
+    "start": {"game": (str,), "players": (list,), "variants": (dict,)},
+    "play": {"action": (dict,)},
+    "dice": {"values": (list,)},
+    "correct": {"index": (int,), "value": (int, str)},
+    "choose": {"option": (str,)},
+    "undo": {},
+    "end": {},
+    "resume": {"game_id": (int,)},
+}
+_OPTIONAL = {("start", "variants")}
+
+
+def check_command(data: Any) -> dict[str, Any]:
+    if not isinstance(data, Mapping):
+        raise BadCommand("a request must be a JSON object")
+    name = data.get("do")
+    if name not in _FIELDS:
+        raise BadCommand(f"unknown request {name!r}; expected one of: {', '.join(COMMANDS)}")
+    fields = _FIELDS[name]
+    unknown = set(data) - set(fields) - {"do"}
+    if unknown:
+        raise BadCommand(f"request {name!r} has unknown field(s): {', '.join(sorted(unknown))}")
+    for field, kinds in fields.items():
+        if field not in data:
+            if (name, field) in _OPTIONAL:
+                continue
+            raise BadCommand(f"request {name!r} needs the field {field!r}")
+        value = data[field]
+        if isinstance(value, bool) or not isinstance(value, kinds):
+            wanted = " or ".join(k.__name__ for k in kinds).replace("dict", "object").replace("list", "array")
+            raise BadCommand(f"field {field!r} of {name!r} must be a {wanted}, got {value!r}")
+    if name == "start":
+        _check_players(data["players"])
+    if name == "dice":
+        for value in data["values"]:
+            if isinstance(value, bool) or not isinstance(value, (int, str)):
+                raise BadCommand(f"each die is a number or a name, got {value!r}")
+        if not 1 <= len(data["values"]) <= 12:
+            raise BadCommand(f"between 1 and 12 dice, got {len(data['values'])}")
+    return dict(data)
+
+
+def _check_players(players: list[Any]) -> None:
+    if not players:
+        raise BadCommand("choose at least one player")
+    for player in players:
+        if not isinstance(player, Mapping) or not isinstance(player.get("name"), str):
+            raise BadCommand(f"each player is an object with a name, got {player!r}")
+        if set(player) - {"name", "colour"}:
+            raise BadCommand(f"a player has a name and a colour only, got {sorted(player)}")
+        if len(player["name"].strip()) == 0 or len(player["name"]) > 24:
+            raise BadCommand("each player's name has 1–24 letters")
+        colour = player.get("colour", "")
+        if not isinstance(colour, str) or len(colour) > 24:
+            raise BadCommand(f"a colour is a short word, got {colour!r}")

@@ -1,0 +1,178 @@
+"""How camera reads and sensor edges become game inputs, one small rule set per game.
+
+The table never guesses: a die the reader is unsure of, a wrong number of dice, or a squeak the rules
+cannot attribute becomes a question on the page instead of an action.
+
+- Matterhorn, Mountain Goats: a `DiceSettled` while the engine waits for dice becomes
+  `state.chance_action(values)`.
+- Magic Mountain: `BallEntered(opening)` plays the legal action that names that opening (when the engine
+  waits for one); `BallLanded` plays the legal action that says the ball is down, if the engine has one.
+  The hits themselves are tapped on the page.
+- Banana Matcho: the table keeps the recent history of both zones (`ZoneHistory`) and, at the time of each
+  `BananaSqueaked`, asks `banana_matcho.arbitrate(fruit, matcho)` who may have squeaked; "both" and "neither"
+  ask the page who did.
+"""
+from __future__ import annotations
+
+import bisect
+import dataclasses
+from typing import Any, Callable
+
+from ..events import (BallEntered, BallLanded, BananaSqueaked, DiceSettled, DieReading, Event, ZoneState)
+from ..games.api import CHANCE, Action, GameError, IllegalAction, State
+
+
+@dataclasses.dataclass
+class Play:
+    """Apply these actions, in order, as one step. `reading` is kept for the page and for corrections."""
+
+    actions: list[Action]
+    reading: dict[str, Any] | None = None
+
+
+@dataclasses.dataclass
+class Ask:
+    """Show this question on the page and wait; nothing changes in the game."""
+
+    question: dict[str, Any]
+
+
+@dataclasses.dataclass
+class Ignore:
+    reason: str
+
+
+Decision = Play | Ask | Ignore
+
+
+class ZoneHistory:
+    """What each zone showed over the last few seconds, so a squeak is judged at its own timestamp."""
+
+    def __init__(self, keep_ns: int = 10_000_000_000):
+        self.keep_ns = keep_ns
+        self._times: dict[str, list[int]] = {}
+        self._faces: dict[str, list[tuple[DieReading, ...]]] = {}
+
+    def add(self, event: ZoneState) -> None:
+        times = self._times.setdefault(event.zone, [])
+        faces = self._faces.setdefault(event.zone, [])
+        at = bisect.bisect_right(times, event.t)
+        times.insert(at, event.t)
+        faces.insert(at, event.dice)
+        cut = bisect.bisect_left(times, event.t - self.keep_ns)
+        if cut:
+            del times[:cut], faces[:cut]
+
+    def at(self, zone: str, t: int) -> tuple[DieReading, ...] | None:
+        """The last state of `zone` seen at or before `t`, or None when nothing was seen."""
+        times = self._times.get(zone, [])
+        at = bisect.bisect_right(times, t)
+        return self._faces[zone][at - 1] if at else None
+
+
+def reading_json(dice: tuple[DieReading, ...], t: int) -> dict[str, Any]:
+    return {"t": t, "dice": [d.to_json() for d in dice], "values": [d.value for d in dice],
+            "unsure": [i for i, d in enumerate(dice) if d.unsure]}
+
+
+def dice_decision(state: State, event: DiceSettled) -> Decision:
+    request = state.chance_request()
+    if state.current_player() != CHANCE or request is None or request.kind != "dice":
+        return Ignore("a roll was read, but the game is not waiting for dice")
+    reading = reading_json(event.dice, event.t)
+    base = {"kind": "dice", "count": request.count, "faces": list(request.faces), "reading": reading}
+    if len(event.dice) != request.count:
+        return Ask({**base, "text": f"I see {len(event.dice)} dice but expected {request.count}. "
+                                    "Check the tray, or type the dice."})
+    if reading["unsure"]:
+        which = ", ".join(str(i + 1) for i in reading["unsure"])
+        return Ask({**base, "text": f"I am not sure about die {which}. Tap the right faces, then confirm."})
+    try:
+        action = state.chance_action(reading["values"])
+    except GameError as exc:
+        return Ask({**base, "text": f"That roll does not fit: {exc}. Type the dice."})
+    return Play([action], reading)
+
+
+def find_legal(state: State, test: Callable[[dict[str, Any]], bool]) -> Action | None:
+    for action in state.legal_actions():
+        if test(action.to_json()):
+            return action
+    return None
+
+
+def ball_entered_decision(state: State, event: BallEntered) -> Decision:
+    action = find_legal(state, lambda a: a.get("opening") == event.opening)
+    if action is None:
+        return Ignore(f"a ball entered opening {event.opening}, but the game is not waiting for an opening")
+    return Play([action])
+
+
+def ball_landed_decision(state: State, event: BallLanded) -> Decision:
+    action = find_legal(state, lambda a: "land" in a["kind"] or a["kind"] in ("ball_down", "down"))
+    if action is None:
+        return Ignore("a ball reached the bottom; tap what it hit")
+    return Play([action])
+
+
+SQUEAK_OPTIONS = [{"option": "fruit", "label": "The fruit roller"}, {"option": "matcho", "label": "The Matcho roller"}]
+
+
+def squeak_decision(state: State, event: BananaSqueaked, zones: ZoneHistory) -> Decision:
+    from ..games import banana_matcho
+
+    fruit = zones.at("fruit", event.t)
+    matcho = zones.at("matcho", event.t)
+    if fruit is None or matcho is None:
+        missing = " and ".join(z for z, d in (("fruit", fruit), ("matcho", matcho)) if d is None)
+        return Ask({"kind": "squeak", "t": event.t, "fruit": None, "matcho": None, "options": SQUEAK_OPTIONS,
+                    "text": f"The banana squeaked, but the camera has not seen the {missing} dice. Who squeaked?"})
+    fruit_faces = [d.value for d in fruit]
+    matcho_faces = [d.value for d in matcho]
+    question = {"kind": "squeak", "t": event.t, "fruit": fruit_faces, "matcho": matcho_faces, "options": SQUEAK_OPTIONS}
+    if any(d.unsure for d in fruit + matcho):
+        return Ask({**question, "text": "The banana squeaked, but I could not read every die. Who squeaked?"})
+    verdict = banana_matcho.arbitrate(fruit_faces, matcho_faces)
+    if verdict in ("fruit", "matcho"):
+        return squeak_play(state, verdict, fruit_faces, matcho_faces)
+    text = {"both": "Both sides have a combination. Who squeaked first?",
+            "neither": "Nobody has a combination yet: whoever squeaked goes one space down. Who squeaked?"}
+    return Ask({**question, "text": text.get(verdict, f"Who squeaked? ({verdict})")})
+
+
+def squeak_play(state: State, side: str, fruit: list[Any] | None, matcho: list[Any] | None) -> Decision:
+    """The engine's squeak action for `side`, with the dice both zones showed (when known)."""
+    def fits(a: dict[str, Any]) -> bool:
+        return "squeak" in a["kind"] and side in (a.get("side"), a.get("squeaker"), a.get("by"), a.get("who"))
+
+    action = find_legal(state, fits)
+    if action is not None:
+        return Play([action])
+    if state.current_player() == CHANCE and fruit is not None and matcho is not None:
+        try:
+            return Play([state.chance_action([side, fruit, matcho])])
+        except GameError as exc:
+            return Ignore(f"the squeak could not be applied: {exc}")
+    return Ignore("the banana squeaked, but the game is not in a duel")
+
+
+def decide(state: State, event: Event, zones: ZoneHistory) -> Decision:
+    if isinstance(event, DiceSettled):
+        return dice_decision(state, event)
+    if isinstance(event, BallEntered):
+        return ball_entered_decision(state, event)
+    if isinstance(event, BallLanded):
+        return ball_landed_decision(state, event)
+    if isinstance(event, BananaSqueaked):
+        if state.game != "banana-matcho":
+            return Ignore("the banana squeaked, but this game has no banana")
+        return squeak_decision(state, event, zones)
+    return Ignore(f"{event.type} does not change the game")
+
+
+def answer_decision(state: State, question: dict[str, Any] | None, option: str) -> Decision:
+    if question is None or question.get("kind") != "squeak":
+        raise IllegalAction("there is no question to answer")
+    if option not in ("fruit", "matcho"):
+        raise IllegalAction(f"choose 'fruit' or 'matcho', not {option!r}")
+    return squeak_play(state, option, question.get("fruit"), question.get("matcho"))

@@ -1,0 +1,164 @@
+"""The journal: every game, every applied action and undo, stored durably before it is acknowledged.
+
+SQLite from the standard library, WAL mode with synchronous=FULL, so a committed transaction survives a
+power cut or a SIGKILL. One request from the page (or one event from the camera or sensors) is one
+transaction: a correction, which undoes back to a misread roll and re-applies what followed, is stored
+all or nothing.
+
+Tables:
+- games(id, game, setup, started_t, finished, result): `setup` is the JSON of players and variants;
+  `result` the final scores and winners once the game is over. Finished games stay for the history page.
+- ops(seq, game_id, op, data, t): the operations in order: op "apply" (data: the action's JSON form and what
+  the page shows for it) or "undo". Replaying them into a fresh engine gives back the exact state.
+- events(seq, data): the sensor and camera events the table acted on, for the history and for debugging.
+- meta(key, value): the current game, the position reached in a replayed recording.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any, Iterator
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games(
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game TEXT NOT NULL,
+    setup TEXT NOT NULL,
+    started_t INTEGER NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0,
+    result TEXT
+);
+CREATE TABLE IF NOT EXISTS ops(
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    op TEXT NOT NULL,
+    data TEXT NOT NULL,
+    t INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ops_by_game ON ops(game_id, seq);
+CREATE TABLE IF NOT EXISTS events(
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id INTEGER,
+    data TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+class JournalError(RuntimeError):
+    pass
+
+
+class Journal:
+    """Owned by the table thread; other threads (history pages) read through `read_only()` connections."""
+
+    FILE_NAME = "journal.sqlite3"
+
+    def __init__(self, state_dir: str | Path):
+        self.path = Path(state_dir) / self.FILE_NAME
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise JournalError(f"cannot create the state directory {self.path.parent}: {exc.strerror}") from None
+        self._db = self._connect()
+        self._db.executescript(SCHEMA)
+        self._lock = threading.Lock()
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA busy_timeout=5000")
+        return db
+
+    def close(self) -> None:
+        self._db.close()
+
+    # -- writing: one transaction per acknowledged request ---------------------------------------
+    def transaction(self) -> "Transaction":
+        return Transaction(self)
+
+    # -- reading ------------------------------------------------------------------------------
+    def current_game_id(self) -> int | None:
+        value = self.meta("current_game")
+        return int(value) if value else None
+
+    def meta(self, key: str) -> str | None:
+        with self._lock:
+            row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def game(self, game_id: int) -> dict[str, Any] | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, game, setup, started_t, finished, result FROM games WHERE id=?", (game_id,)).fetchone()
+        return _game_row(row) if row else None
+
+    def games(self, limit: int = 50) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, game, setup, started_t, finished, result FROM games ORDER BY id DESC LIMIT ?",
+                (limit,)).fetchall()
+        return [_game_row(r) for r in rows]
+
+    def ops(self, game_id: int) -> Iterator[tuple[str, dict[str, Any]]]:
+        with self._lock:
+            rows = self._db.execute("SELECT op, data FROM ops WHERE game_id=? ORDER BY seq", (game_id,)).fetchall()
+        for op, data in rows:
+            yield op, json.loads(data)
+
+
+def _game_row(row: tuple) -> dict[str, Any]:
+    game_id, game, setup, started_t, finished, result = row
+    return {"id": game_id, "game": game, "setup": json.loads(setup), "started_t": started_t,
+            "finished": bool(finished), "result": json.loads(result) if result else None}
+
+
+class Transaction:
+    """`with journal.transaction() as tx:` — committed (and fsynced) on a clean exit, rolled back on error."""
+
+    def __init__(self, journal: Journal):
+        self.journal = journal
+        self.db = journal._db
+
+    def __enter__(self) -> "Transaction":
+        self.journal._lock.acquire()
+        self.db.execute("BEGIN IMMEDIATE")
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        try:
+            self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+        finally:
+            self.journal._lock.release()
+
+    def new_game(self, game: str, setup: dict[str, Any], t: int) -> int:
+        cur = self.db.execute("INSERT INTO games(game, setup, started_t) VALUES (?, ?, ?)",
+                              (game, json.dumps(setup), t))
+        game_id = int(cur.lastrowid)
+        self.set_meta("current_game", str(game_id))
+        return game_id
+
+    def apply(self, game_id: int, action: dict[str, Any], info: dict[str, Any], t: int) -> None:
+        """`info`: what the page shows for the step (its words, whose turn it was, the dice read)."""
+        self.db.execute("INSERT INTO ops(game_id, op, data, t) VALUES (?, 'apply', ?, ?)",
+                        (game_id, json.dumps({"action": action, "info": info}), t))
+
+    def undo(self, game_id: int, t: int) -> None:
+        self.db.execute("INSERT INTO ops(game_id, op, data, t) VALUES (?, 'undo', '{}', ?)", (game_id, t))
+
+    def event(self, game_id: int | None, event: dict[str, Any]) -> None:
+        self.db.execute("INSERT INTO events(game_id, data) VALUES (?, ?)", (game_id, json.dumps(event)))
+
+    def finish(self, game_id: int, result: dict[str, Any] | None) -> None:
+        self.db.execute("UPDATE games SET finished=1, result=? WHERE id=?",
+                        (json.dumps(result) if result is not None else None, game_id))
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                        (key, value))
+
+    def clear_meta(self, key: str) -> None:
+        self.db.execute("DELETE FROM meta WHERE key=?", (key,))

@@ -1,0 +1,408 @@
+"""The table: one event queue, one thread that owns the game.
+
+Sources (camera, sensors, the page, a replayed recording) call `submit(event)`; the owner thread takes one
+event at a time, decides what it means for the game (companion.table.inputs), applies it to the engine,
+stores it in the journal, and only then resolves the caller's future and publishes the new view to every
+listener (the page's live streams). Nothing else touches the engine, so there are no locks around it.
+
+A person's request is a `PlayerAction` whose `action` is a command (companion.table.commands); it is
+answered with an `Outcome`: accepted, or rejected with the engine's message, and the game unchanged.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import queue
+import threading
+import time
+from concurrent.futures import Future
+from typing import Any, Callable
+
+from ..events import BananaSqueaked, CameraHealth, Event, PlayerAction, SensorHealth, ZoneState
+from ..games import registry
+from ..games.api import Action, GameError, Player, State
+from .commands import BadCommand, check_command
+from .inputs import Ask, Ignore, Play, ZoneHistory, answer_decision, decide
+from .journal import Journal
+from .view import build_view
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    ok: bool
+    message: str = ""
+    version: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "message": self.message, "version": self.version}
+
+
+class Rejected(Exception):
+    """A request the game refuses; the message is for a person."""
+
+
+@dataclasses.dataclass
+class Game:
+    """The game in progress as the owner thread holds it."""
+
+    id: int
+    name: str
+    setup: dict[str, Any]
+    state: State
+    history: list[dict[str, Any]]
+    last_reading: dict[str, Any] | None = None
+
+
+_STOP = object()
+
+
+class Table:
+    def __init__(self, journal: Journal, *, on_loop: Callable[[], None] | None = None,
+                 tap: Callable[[Event], None] | None = None,
+                 loop_seconds: float = 1.0):
+        self.journal = journal
+        self.on_loop = on_loop
+        self.tap = tap
+        self.loop_seconds = loop_seconds
+        self._queue: queue.Queue = queue.Queue()
+        self._listeners: list[Callable[[dict[str, Any]], None]] = []
+        self._listeners_lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self.zones = ZoneHistory()
+        self.health: dict[str, dict[str, str]] = {}
+        self.game: Game | None = None
+        self.question: dict[str, Any] | None = None
+        self.notice = ""
+        self.version = 0
+        self.replay_position = int(journal.meta("replay_position") or -1)
+        self._view: dict[str, Any] = {}
+        self._recover()
+        self._publish()
+
+    # -- life cycle -----------------------------------------------------------------------------
+    def start(self) -> "Table":
+        self._thread = threading.Thread(target=self._run, name="table", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        if self._thread is not None:
+            self._queue.put(_STOP)
+            self._thread.join(timeout)
+            self._thread = None
+
+    # -- what other threads call ------------------------------------------------------------------
+    def submit(self, event: Event, position: int | None = None) -> "Future[Outcome]":
+        """Queue an event; the future resolves once it is applied and journaled (or rejected)."""
+        future: Future[Outcome] = Future()
+        self._queue.put((event, position, future))
+        return future
+
+    def request(self, command: dict[str, Any], t: int | None = None, source: str = "page",
+                timeout: float = 10.0) -> Outcome:
+        """A person's command, answered once it is durable."""
+        event = PlayerAction(t=time.monotonic_ns() if t is None else t, action=command, source=source)
+        return self.submit(event).result(timeout)
+
+    def view(self) -> dict[str, Any]:
+        return self._view
+
+    def listen(self, listener: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
+        """Call `listener(view)` from the owner thread after every change; returns the way to stop."""
+        with self._listeners_lock:
+            self._listeners.append(listener)
+
+        def stop() -> None:
+            with self._listeners_lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+        return stop
+
+    # -- the owner thread -------------------------------------------------------------------------
+    def _run(self) -> None:
+        while True:
+            if self.on_loop is not None:
+                self.on_loop()
+            try:
+                item = self._queue.get(timeout=self.loop_seconds)
+            except queue.Empty:
+                continue
+            if item is _STOP:
+                return
+            event, position, future = item
+            try:
+                outcome = self._handle(event, position)
+            except Exception as exc:  # the loop must outlive any one bad event
+                outcome = Outcome(False, f"internal error: {type(exc).__name__}: {exc}", self.version)
+            if not future.set_running_or_notify_cancel():
+                continue
+            future.set_result(outcome)
+
+    def _handle(self, event: Event, position: int | None) -> Outcome:
+        if self.tap is not None:
+            self.tap(event)
+        if position is not None:
+            self.replay_position = position
+        try:
+            changed, message = self._dispatch(event)
+        except (Rejected, GameError, BadCommand) as exc:
+            return Outcome(False, str(exc), self.version)
+        if changed:
+            self._publish()
+        return Outcome(True, message, self.version)
+
+    def _dispatch(self, event: Event) -> tuple[bool, str]:
+        if isinstance(event, ZoneState):
+            self.zones.add(event)
+            return False, ""
+        if isinstance(event, (SensorHealth, CameraHealth)):
+            key = f"sensor:{event.sensor}" if isinstance(event, SensorHealth) else "camera"
+            self.health[key] = {"state": event.state, "message": event.message}
+            return True, ""
+        if isinstance(event, PlayerAction):
+            return self._command(check_command(event.action), event)
+        return self._observation(event)
+
+    # -- sensor and camera events -----------------------------------------------------------------
+    def _observation(self, event: Event) -> tuple[bool, str]:
+        game = self.game
+        if game is None or game.state.is_over():
+            self._persist_position()
+            return False, "no game in progress"
+        decision = decide(game.state, event, self.zones)
+        if isinstance(decision, Ignore):
+            self.notice = decision.reason
+            self._persist_position()
+            return True, decision.reason
+        if isinstance(decision, Ask):
+            self._set_question(decision.question, event)
+            return True, decision.question["text"]
+        self._play(decision.actions, event, reading=decision.reading)
+        return True, ""
+
+    # -- a person's commands ------------------------------------------------------------------------
+    def _command(self, command: dict[str, Any], event: PlayerAction) -> tuple[bool, str]:
+        name = command["do"]
+        if name == "start":
+            self._start(command, event)
+            return True, "game started"
+        if name == "resume":
+            self._resume(command["game_id"], event)
+            return True, "game resumed"
+        game = self._require_game()
+        if name == "end":
+            with self.journal.transaction() as tx:
+                tx.finish(game.id, None)
+                tx.clear_meta("current_game")
+                tx.clear_meta("question")
+            self.game, self.question = None, None
+            return True, "game ended"
+        if name == "undo":
+            self._undo(event)
+            return True, "undone"
+        if name == "correct":
+            self._correct(command["index"], command["value"], event)
+            return True, "corrected"
+        if name == "dice":
+            action = game.state.chance_action(command["values"])
+            reading = {"t": event.t, "values": list(command["values"]), "dice": [], "unsure": [], "typed": True}
+            self._play([action], event, reading=reading)
+            return True, ""
+        if name == "choose":
+            decision = answer_decision(game.state, self.question, command["option"])
+            if isinstance(decision, Ignore):
+                raise Rejected(decision.reason)
+            assert isinstance(decision, Play)
+            self._play(decision.actions, event)
+            return True, ""
+        action = self._decode(game, command["action"])
+        self._play([action], event)
+        return True, ""
+
+    def _require_game(self) -> Game:
+        if self.game is None:
+            raise Rejected("no game in progress: start one first")
+        return self.game
+
+    @staticmethod
+    def _decode(game: Game, data: dict[str, Any]) -> Action:
+        return registry.get_game(game.name).action_from_json(data)
+
+    def _start(self, command: dict[str, Any], event: Event) -> None:
+        game_def = registry.get_game(command["game"])
+        players = [Player(p["name"].strip(), p.get("colour", "")) for p in command["players"]]
+        variants = command.get("variants") or {}
+        state = game_def.new_state(players, variants)
+        setup = {"players": [p.to_json() for p in players], "variants": game_def.check_variants(variants)}
+        with self.journal.transaction() as tx:
+            if self.game is not None and not self.game.state.is_over():
+                tx.finish(self.game.id, None)
+            game_id = tx.new_game(game_def.name, setup, event.t)
+            tx.clear_meta("question")
+            self._write_position(tx)
+        self.game = Game(game_id, game_def.name, setup, state, [])
+        self.question, self.notice = None, ""
+
+    def _resume(self, game_id: int, event: Event) -> None:
+        row = self.journal.game(game_id)
+        if row is None:
+            raise Rejected(f"there is no game number {game_id}")
+        if row["finished"]:
+            raise Rejected(f"game {game_id} is over; start a new one")
+        game = self._load(row)
+        with self.journal.transaction() as tx:
+            tx.set_meta("current_game", str(game_id))
+            tx.clear_meta("question")
+        self.game, self.question = game, None
+
+    def _play(self, actions: list[Action], event: Event, reading: dict[str, Any] | None = None) -> None:
+        """Apply `actions` as one step, journal them in one transaction, or change nothing at all."""
+        game = self._require_game()
+        applied: list[dict[str, Any]] = []
+        try:
+            for action in actions:
+                text = game.state.describe_safely(action)
+                who = game.state.current_player()
+                game.state.apply(action)
+                applied.append({"action": action.to_json(), "text": text, "who": who, "t": event.t})
+            if reading is not None:
+                applied[0]["reading"] = reading
+            self._journal_step(game, event, undos=0, applied=applied)
+        except BaseException:
+            for _ in applied:
+                game.state.undo()
+            raise
+        game.history.extend(applied)
+        if reading is not None:
+            game.last_reading = {**reading, "index": len(game.history) - len(applied)}
+        self.question, self.notice = None, ""
+
+    def _undo(self, event: Event) -> None:
+        game = self._require_game()
+        if not game.history:
+            raise Rejected("there is nothing to undo")
+        popped = game.state.undo()
+        try:
+            self._journal_step(game, event, undos=1, applied=[])
+        except BaseException:
+            game.state.apply(popped)
+            raise
+        game.history.pop()
+        if game.last_reading is not None and game.last_reading["index"] >= len(game.history):
+            game.last_reading = _last_reading(game.history)
+        self.question, self.notice = None, ""
+
+    def _correct(self, index: int, value: Any, event: Event) -> None:
+        """Fix one die of the last roll read: undo back to the roll, apply the fixed roll, replay what
+        followed as far as it is still legal."""
+        game = self._require_game()
+        reading = game.last_reading
+        if reading is None:
+            raise Rejected("there is no roll to correct")
+        values = list(reading["values"])
+        if not 0 <= index < len(values):
+            raise Rejected(f"that roll has dice 1–{len(values)}, not {index + 1}")
+        values[index] = value
+        state = game.state
+        back = len(game.history) - reading["index"]
+        later = [state.undo() for _ in range(back)][::-1]
+        try:
+            fixed = state.chance_action(values)
+            state.apply(fixed)
+        except GameError:
+            for action in later:
+                state.apply(action)
+            raise
+        fixed_reading = {**reading, "values": values, "corrected": index}
+        applied = [{"action": fixed.to_json(), "text": state.describe_safely(fixed), "who": game.history[reading["index"]]["who"],
+                    "t": event.t, "reading": fixed_reading}]
+        for old in later[1:]:
+            try:
+                text, who = state.describe_safely(old), state.current_player()
+                state.apply(old)
+            except GameError:
+                break
+            applied.append({"action": old.to_json(), "text": text, "who": who, "t": event.t})
+        try:
+            self._journal_step(game, event, undos=back, applied=applied)
+        except BaseException:
+            for _ in applied:
+                state.undo()
+            for action in later:
+                state.apply(action)
+            raise
+        del game.history[reading["index"]:]
+        game.history.extend(applied)
+        game.last_reading = {**fixed_reading, "index": reading["index"]}
+        self.question = None
+
+    def _set_question(self, question: dict[str, Any], event: Event) -> None:
+        with self.journal.transaction() as tx:
+            tx.event(self.game.id if self.game else None, event.to_json())
+            tx.set_meta("question", json.dumps(question))
+            self._write_position(tx)
+        self.question = question
+
+    def _journal_step(self, game: Game, event: Event, undos: int, applied: list[dict[str, Any]]) -> None:
+        with self.journal.transaction() as tx:
+            if not isinstance(event, PlayerAction):
+                tx.event(game.id, event.to_json())
+            for _ in range(undos):
+                tx.undo(game.id, event.t)
+            for step in applied:
+                tx.apply(game.id, step["action"], {k: v for k, v in step.items() if k != "action"}, event.t)
+            if game.state.is_over():
+                tx.finish(game.id, {"scores": game.state.scores(), "winners": game.state.winners()})
+            tx.clear_meta("question")
+            self._write_position(tx)
+
+    def _write_position(self, tx) -> None:
+        if self.replay_position >= 0:
+            tx.set_meta("replay_position", str(self.replay_position))
+
+    def _persist_position(self) -> None:
+        if self.replay_position >= 0 and str(self.replay_position) != self.journal.meta("replay_position"):
+            with self.journal.transaction() as tx:
+                self._write_position(tx)
+
+    # -- recovery ---------------------------------------------------------------------------------
+    def _recover(self) -> None:
+        game_id = self.journal.current_game_id()
+        row = self.journal.game(game_id) if game_id is not None else None
+        if row is None:
+            return
+        self.game = self._load(row)
+        question = self.journal.meta("question")
+        self.question = json.loads(question) if question else None
+
+    def _load(self, row: dict[str, Any]) -> Game:
+        """Replay the journal's operations into a fresh engine."""
+        game_def = registry.get_game(row["game"])
+        setup = row["setup"]
+        players = [Player(p["name"], p.get("colour", "")) for p in setup["players"]]
+        state = game_def.new_state(players, setup.get("variants") or {})
+        history: list[dict[str, Any]] = []
+        for op, data in self.journal.ops(row["id"]):
+            if op == "undo":
+                state.undo()
+                history.pop()
+                continue
+            state.apply(game_def.action_from_json(data["action"]))
+            history.append({"action": data["action"], **data["info"]})
+        return Game(row["id"], row["game"], setup, state, history, _last_reading(history))
+
+    # -- the view every page sees -------------------------------------------------------------------
+    def _publish(self) -> None:
+        self.version += 1
+        self._view = build_view(self)
+        with self._listeners_lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener(self._view)
+
+
+def _last_reading(history: list[dict[str, Any]]) -> dict[str, Any] | None:
+    for index in range(len(history) - 1, -1, -1):
+        if "reading" in history[index]:
+            return {**history[index]["reading"], "index": index}
+    return None

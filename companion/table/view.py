@@ -1,0 +1,84 @@
+"""The view: everything a page shows, as one JSON-friendly dict built by the owner thread after each change.
+
+Pages never see the engine; they get this snapshot (full, on every update, so a page that reconnects
+needs nothing else). Built once per change, shared read-only by every stream.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..games import registry
+from ..games.api import CHANCE, TERMINAL
+
+if TYPE_CHECKING:
+    from .owner import Table
+
+RECENT_HISTORY = 30
+
+
+def build_view(table: "Table") -> dict[str, Any]:
+    game = table.game
+    return {
+        "version": table.version,
+        "game": game_view(game) if game is not None else None,
+        "question": table.question,
+        "notice": table.notice,
+        "health": dict(table.health),
+    }
+
+
+def game_view(game) -> dict[str, Any]:
+    state = game.state
+    game_def = registry.get_game(game.name)
+    current = state.current_player()
+    players = game.setup["players"]
+    request = state.chance_request()
+    over = current == TERMINAL
+    return {
+        "id": game.id,
+        "name": game.name,
+        "title": game_def.title,
+        "players": players,
+        "variants": game.setup.get("variants", {}),
+        "current_player": current,
+        "turn": _turn_words(current, players),
+        "prompt": _safe(state.prompt, ""),
+        "legal": [] if over else _safe(state.describe_legal, []),
+        "chance": request.to_json() if request is not None and current == CHANCE else None,
+        "scores": _safe(state.scores, []),
+        "winners": _safe(state.winners, []) if over else [],
+        "over": over,
+        "odds": None if over else _odds(game.name, state),
+        "state": state.to_json(),
+        "history": game.history[-RECENT_HISTORY:],
+        "history_count": len(game.history),
+        "last_reading": game.last_reading,
+        "can_undo": bool(game.history),
+    }
+
+
+def _turn_words(current: int, players: list[dict[str, Any]]) -> str:
+    if current == TERMINAL:
+        return "The game is over"
+    if current == CHANCE:
+        return "Waiting for the dice"
+    if 0 <= current < len(players):
+        return f"{players[current]['name']}'s turn"
+    return f"Player {current + 1}'s turn"
+
+
+def _odds(name: str, state) -> Any:
+    try:
+        module = registry.game_module(name)
+        if not hasattr(module, "odds_for_state"):
+            return None
+        return module.odds_for_state(state)
+    except Exception as exc:  # odds are a help; a failure there must not hide the game
+        return {"error": f"odds unavailable: {exc}"}
+
+
+def _safe(fn, default):
+    try:
+        return fn()
+    except Exception:
+        return default

@@ -1,0 +1,142 @@
+"""The owner thread: commands and camera reads in, durable state out; restarts resume exactly."""
+from __future__ import annotations
+
+import pytest
+
+from companion.events import CameraHealth, DiceSettled, DieReading
+from companion.table.journal import Journal
+from companion.table.owner import Table
+
+
+def die(value, unsure=False):
+    return DieReading(value=value, center=(10.0, 10.0), box=(0.0, 0.0, 20.0, 20.0), confidence=0.9, unsure=unsure)
+
+
+def settled(t, *values, unsure=()):
+    return DiceSettled(t=t, dice=tuple(die(v, i in unsure) for i, v in enumerate(values)))
+
+
+START = {"do": "start", "game": "fake-race", "players": [{"name": "Ada", "colour": "red"}, {"name": "Ben"}]}
+
+
+@pytest.fixture
+def table(tmp_path):
+    t = Table(Journal(tmp_path)).start()
+    yield t
+    t.stop()
+
+
+def restart(table: Table, tmp_path) -> Table:
+    table.stop()
+    table.journal.close()
+    return Table(Journal(tmp_path)).start()
+
+
+def test_a_settled_roll_becomes_the_chance_outcome(table):
+    assert table.request(START).ok
+    outcome = table.submit(settled(5, 3, 4)).result(5)
+    assert outcome.ok
+    view = table.view()["game"]
+    assert view["prompt"] == "Move or pass?"
+    assert [a["text"] for a in view["legal"]] == ["Move 3 forward", "Move 4 forward", "Pass"]
+    assert view["last_reading"]["values"] == [3, 4]
+    assert view["history"][-1]["text"] == "Rolled 3 and 4"
+
+
+def test_unsure_dice_and_wrong_counts_ask_instead_of_guessing(table):
+    table.request(START)
+    table.submit(settled(5, 3, 4, unsure=(1,))).result(5)
+    view = table.view()
+    assert view["game"]["history"] == []
+    assert "not sure about die 2" in view["question"]["text"]
+    table.submit(settled(6, 3, 4, 5)).result(5)
+    assert "3 dice but expected 2" in table.view()["question"]["text"]
+    assert table.request({"do": "dice", "values": [3, 2]}).ok
+    assert table.view()["question"] is None
+    assert table.view()["game"]["history"][-1]["text"] == "Rolled 3 and 2"
+
+
+def test_an_illegal_action_is_rejected_with_the_engines_message_and_changes_nothing(table):
+    table.request(START)
+    table.submit(settled(5, 3, 4)).result(5)
+    before = table.view()
+    outcome = table.request({"do": "play", "action": {"kind": "move", "steps": 6}})
+    assert not outcome.ok and "not a legal action" in outcome.message
+    assert table.view() is before
+    bad = table.request({"do": "play", "action": {"kind": "fly"}})
+    assert not bad.ok and "unknown action kind 'fly'" in bad.message
+
+
+def test_malformed_commands_are_refused_with_a_message(table):
+    assert "unknown request" in table.request({"do": "explode"}).message
+    assert "no game in progress" in table.request({"do": "undo"}).message
+    assert "needs the field 'players'" in table.request({"do": "start", "game": "fake-race"}).message
+    assert "unknown game" in table.request({**START, "game": "chess"}).message
+
+
+def test_undo_and_correcting_a_misread_die(table):
+    table.request(START)
+    table.submit(settled(5, 3, 4)).result(5)
+    table.request({"do": "play", "action": {"kind": "move", "steps": 4}})
+    assert table.view()["game"]["scores"] == [4, 0]
+    # the camera read a 4 that was really a 6: the move that followed is replayed only if still legal
+    assert table.request({"do": "correct", "index": 1, "value": 6}).ok
+    game = table.view()["game"]
+    assert game["last_reading"]["values"] == [3, 6]
+    assert game["scores"] == [0, 0] and game["prompt"] == "Move or pass?"
+    table.request({"do": "play", "action": {"kind": "move", "steps": 6}})
+    assert table.view()["game"]["scores"] == [6, 0]
+    assert table.request({"do": "undo"}).ok
+    assert table.view()["game"]["scores"] == [0, 0]
+    assert not table.request({"do": "correct", "index": 5, "value": 1}).ok
+
+
+def test_a_restart_resumes_exactly_where_the_game_was(table, tmp_path):
+    table.request(START)
+    for t, (a, b, steps) in enumerate([(3, 4, 4), (2, 2, 2), (6, 1, 6)]):
+        table.submit(settled(t, a, b)).result(5)
+        table.request({"do": "play", "action": {"kind": "move", "steps": steps}})
+    table.request({"do": "undo"})
+    table.submit(settled(9, 5, 5, unsure=(0,))).result(5)
+    before = table.view()
+    again = restart(table, tmp_path)
+    try:
+        after = again.view()
+        assert after["game"]["state"] == before["game"]["state"]
+        assert after["game"]["history"] == before["game"]["history"]
+        assert after["question"] == before["question"]
+        assert after["game"]["last_reading"] == before["game"]["last_reading"]
+    finally:
+        again.stop()
+
+
+def test_finished_games_are_kept_for_history(table):
+    table.request(START)
+    turn = 0
+    while not table.view()["game"]["over"]:
+        table.submit(settled(turn, 6, 6)).result(5)
+        table.request({"do": "play", "action": {"kind": "move", "steps": 6}})
+        turn += 1
+    game = table.view()["game"]
+    assert game["winners"] == [0] and game["legal"] == []
+    rows = table.journal.games()
+    assert rows[0]["finished"] and rows[0]["result"] == {"scores": [12, 6], "winners": [0]}
+
+
+def test_health_events_reach_the_view_and_listeners_hear_every_change(table):
+    seen = []
+    table.listen(lambda view: seen.append(view["version"]))
+    table.submit(CameraHealth(t=1, state="missing", message="no camera: check the cable")).result(5)
+    assert table.view()["health"]["camera"]["state"] == "missing"
+    table.request(START)
+    assert seen == sorted(seen) and len(seen) == 2
+
+
+def test_the_loop_reports_it_is_alive(tmp_path):
+    beats = []
+    table = Table(Journal(tmp_path), on_loop=lambda: beats.append(1), loop_seconds=0.01).start()
+    try:
+        table.request(START)
+        assert beats
+    finally:
+        table.stop()
