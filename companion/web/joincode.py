@@ -1,0 +1,160 @@
+"""Only the table drives the game: a join code, remembered by a signed cookie.
+
+Anyone on the home network may watch; a device acts on a game only after entering the code shown on the
+companion's own screen (requests from the Pi itself are the table's own screen and always joined), in the
+service log, or as a QR code on a device that already joined. The code and the signing key live in the
+state directory, so joined devices stay joined across restarts; `rotate()` makes a new code and signs every
+device out. Wrong guesses are rate-limited per address.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+import json
+import os
+import secrets
+import time
+from collections import defaultdict, deque
+from pathlib import Path
+from typing import Callable
+
+COOKIE = "companion_join"
+CODE_DIGITS = 6
+MAX_WRONG_PER_MINUTE = 10
+STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+class JoinCodes:
+    def __init__(self, state_dir: str | Path, clock: Callable[[], float] = time.monotonic):
+        self.path = Path(state_dir) / "join.json"
+        self.clock = clock
+        self._wrong: dict[str, deque[float]] = defaultdict(deque)
+        data = self._read()
+        if data is None:
+            data = self._new_secrets()
+            self._write(data)
+        self.code: str = data["code"]
+        self._key = bytes.fromhex(data["key"])
+
+    def _read(self) -> dict | None:
+        try:
+            data = json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            return None
+        if not (isinstance(data, dict) and str(data.get("code", "")).isdigit() and len(data.get("key", "")) == 64):
+            return None
+        return data
+
+    @staticmethod
+    def _new_secrets() -> dict:
+        return {"code": "".join(secrets.choice("0123456789") for _ in range(CODE_DIGITS)), "key": secrets.token_hex(32)}
+
+    def _write(self, data: dict) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        with open(tmp, "w") as f:
+            json.dump(data, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, self.path)
+
+    def rotate(self) -> str:
+        data = self._new_secrets()
+        self._write(data)
+        self.code, self._key = data["code"], bytes.fromhex(data["key"])
+        return self.code
+
+    def too_many_wrong(self, address: str) -> bool:
+        attempts = self._wrong[address]
+        while attempts and self.clock() - attempts[0] > 60:
+            attempts.popleft()
+        return len(attempts) >= MAX_WRONG_PER_MINUTE
+
+    def check(self, entered: str, address: str) -> bool:
+        """True when `entered` is the code; a wrong one counts against `address`."""
+        if self.too_many_wrong(address):
+            return False
+        normalised = "".join(ch for ch in str(entered) if ch.isdigit())
+        if hmac.compare_digest(normalised, self.code):
+            return True
+        self._wrong[address].append(self.clock())
+        return False
+
+    def issue_token(self) -> str:
+        device = secrets.token_hex(12)
+        return f"{device}.{self._sign(device)}"
+
+    def valid_token(self, token: str | None) -> bool:
+        if not token or "." not in token:
+            return False
+        device, signature = token.rsplit(".", 1)
+        return hmac.compare_digest(signature, self._sign(device))
+
+    def _sign(self, device: str) -> str:
+        return hmac.new(self._key, f"{device}:{self.code}".encode(), hashlib.sha256).hexdigest()[:32]
+
+    def qr_svg(self, url: str) -> str:
+        """The join address with the code in it, as an SVG QR code for another phone to scan."""
+        import segno
+
+        return segno.make(f"{url.rstrip('/')}/join?code={self.code}", error="m").svg_inline(scale=6, border=2)
+
+
+def is_own_screen(remote_addr: str | None) -> bool:
+    try:
+        return ipaddress.ip_address(remote_addr or "").is_loopback
+    except ValueError:
+        return False
+
+
+def install(app, codes: JoinCodes | None) -> None:
+    """Guard every state-changing request of a Flask app; add /api/join and /api/join/qr.
+
+    `codes` None (the setting security.join_code off) lets every device on the network act."""
+    from flask import jsonify, make_response, request
+
+    def joined() -> bool:
+        return codes is None or is_own_screen(request.remote_addr) or codes.valid_token(request.cookies.get(COOKIE))
+
+    app.extensions["companion_joined"] = joined
+
+    @app.before_request
+    def require_join():
+        if request.method in STATE_CHANGING and request.path != "/api/join" and not joined():
+            return jsonify(error="This device has not joined the table: enter the join code shown on the companion.",
+                           join=True), 403
+        return None
+
+    @app.post("/api/join")
+    def join():
+        if codes is None:
+            return jsonify(joined=True)
+        payload = request.get_json(silent=True)
+        entered = payload.get("code") if isinstance(payload, dict) else None
+        if not isinstance(entered, (str, int)):
+            return jsonify(error="Send the join code as {\"code\": \"123456\"}."), 400
+        address = request.remote_addr or "?"
+        if codes.too_many_wrong(address):
+            return jsonify(error="Too many wrong codes: wait a minute, then try again."), 429
+        if not codes.check(str(entered), address):
+            return jsonify(error="That is not the join code. It is shown on the companion's screen and in its log."), 403
+        response = make_response(jsonify(joined=True))
+        response.set_cookie(COOKIE, codes.issue_token(), max_age=365 * 24 * 3600, httponly=True, samesite="Strict")
+        return response
+
+    @app.get("/api/join")
+    def join_status():
+        body = {"joined": joined(), "required": codes is not None}
+        if codes is not None and body["joined"]:
+            body["code"] = codes.code
+        return jsonify(body)
+
+    @app.get("/api/join/qr")
+    def join_qr():
+        if codes is None:
+            return jsonify(error="The join code is turned off in the settings."), 404
+        if not joined():
+            return jsonify(error="Only a device that has joined may show the join code."), 403
+        return app.response_class(codes.qr_svg(request.host_url), mimetype="image/svg+xml")
