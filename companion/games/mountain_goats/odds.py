@@ -1,0 +1,226 @@
+"""Exact odds for Mountain Goats, by enumerating the 1296 rolls of four dice and every choice they allow.
+
+`companion odds mountain-goats [--roll A B C D] [--big-mountain] [--players N] [--goats M=P ...]
+[--tokens-left M=K ...] [--held M=K ...] [--json]` prints one JSON object:
+
+    {"big_mountain": bool, "players": N,
+     "next_roll": {"rolls": 1296,
+                   "mountains": {"5": {"rolls": int, "probability": float}, ... "10": ...},
+                   "big_mountain_spaces": {"11": {...}, ... "24": {...}}},        # only with --big-mountain
+     "token_chances": {"5": {"rolls": int, "probability": float}, ..., "any": {...}},
+     "roll": [A, B, C, D], "moves": [{"action": {...}, "text": str, "points": int, "progress": int}, ...]}
+                                                                                   # roll and moves only with --roll
+
+- next_roll.mountains: the chance that the next roll can form at least one group of that sum (the
+  mountain can be moved at least once); big_mountain_spaces: the same for the sums 11–24.
+- token_chances: for your goats as given (default all at the foot), the chance that the next roll lets
+  you take a token of that mountain this turn; "any": at least one token.
+- moves: the distinct plans for the roll, ranked by points, then progress. points = the token and bonus
+  points the plan takes now plus the change in the Big Mountain points you would score if the game ended
+  now; progress = spaces your goats climb on ordinary paths (a goat sent to the Big Mountain counts as
+  leaving its path). Ties keep the engine's order (fewest groups first).
+"""
+from __future__ import annotations
+
+import argparse
+from functools import lru_cache
+from typing import Any, Callable
+
+from ..api import CHANCE, BadConfig
+from .dice import BIG_SPACES, MOUNTAINS, ROLL_COUNT, ROLLS, most_groups, moves
+from .state import GAME, ON_BIG, MountainGoatsState, Roll, check_dice
+
+
+def _chance(rolls: int) -> dict[str, Any]:
+    return {"rolls": rolls, "probability": rolls / ROLL_COUNT}
+
+
+@lru_cache(maxsize=None)
+def _reach_counts(big_mountain: bool) -> dict[int, int]:
+    counts = {s: 0 for s in MOUNTAINS + (BIG_SPACES if big_mountain else ())}
+    for dice, weight in ROLLS:
+        reachable = {s for option in moves(dice, big_mountain) for s in option}
+        for s in reachable:
+            counts[s] += weight
+    return counts
+
+
+def next_roll_odds(big_mountain: bool) -> dict[str, Any]:
+    counts = _reach_counts(big_mountain)
+    out = {"rolls": ROLL_COUNT, "mountains": {str(m): _chance(counts[m]) for m in MOUNTAINS}}
+    if big_mountain:
+        out["big_mountain_spaces"] = {str(s): _chance(counts[s]) for s in BIG_SPACES}
+    return out
+
+
+def groups_needed(state: MountainGoatsState, player: int) -> list[int | None]:
+    """For each mountain, how many groups of its sum the player needs this turn to take one of its
+    tokens (None when none are left): the spaces to the summit, one more for a goat on the Big Mountain."""
+    out = []
+    for i, (position, summit) in enumerate(zip(state.pos[player], state.summits)):
+        if state.tokens_left[i] == 0:
+            out.append(None)
+        elif position == ON_BIG:
+            out.append(summit + 1)
+        else:
+            out.append(max(1, summit - position))
+    return out
+
+
+def token_chances(state: MountainGoatsState, player: int) -> dict[str, Any]:
+    needed = groups_needed(state, player)
+    per_mountain = [0] * len(MOUNTAINS)
+    any_token = 0
+    for dice, weight in ROLLS:
+        most = most_groups(dice)
+        hits = [need is not None and most[i] >= need for i, need in enumerate(needed)]
+        for i, hit in enumerate(hits):
+            per_mountain[i] += weight * hit
+        any_token += weight * any(hits)
+    out = {str(m): _chance(n) for m, n in zip(MOUNTAINS, per_mountain)}
+    out["any"] = _chance(any_token)
+    return out
+
+
+def ranked_moves(state: MountainGoatsState) -> list[dict[str, Any]]:
+    """The current player's plans for the dice on the table, best first (see the module docstring)."""
+    player = state.current
+    plans = state.legal_actions()
+    work = state.scratch()
+    before_points = work.token_points()[player] + work.big_mountain_points()[player]
+    before_progress = _progress(work.pos[player])
+    ranked = []
+    for order, plan in enumerate(plans):
+        saved = work._save()
+        work._apply(plan)
+        points = work.token_points()[player] + work.big_mountain_points()[player] - before_points
+        progress = _progress(work.pos[player]) - before_progress
+        work._load(saved)
+        ranked.append((-points, -progress, order, {"action": plan.to_json(), "text": state.describe(plan),
+                                                   "points": points, "progress": progress}))
+    return [entry for *_, entry in sorted(ranked, key=lambda r: r[:3])]
+
+
+def _progress(positions: list[int]) -> int:
+    return sum(p for p in positions if p != ON_BIG)
+
+
+def odds_for_state(state: MountainGoatsState) -> dict[str, Any]:
+    """What the live page shows: the next-roll table, and for the player on turn their token chances
+    (before the roll) or their ranked plans (once the dice are read)."""
+    out: dict[str, Any] = {"big_mountain": state.big_mountain, "next_roll": next_roll_odds(state.big_mountain),
+                           "big_mountain_points": state.big_mountain_points() if state.big_mountain else None}
+    if state.is_over():
+        return out
+    out["player"] = state.current
+    if state.current_player() == CHANCE:
+        out["token_chances"] = token_chances(state, state.current)
+    else:
+        out["roll"] = list(state.dice)
+        out["moves"] = ranked_moves(state)
+    return out
+
+
+# -- the command line -------------------------------------------------------------------------------
+def _mountain_value(text: str) -> tuple[int, int]:
+    mountain, sep, value = text.partition("=")
+    if not sep or not mountain.strip().isdigit() or not value.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"expected MOUNTAIN=NUMBER like 7=2, got {text!r}")
+    if int(mountain) not in MOUNTAINS:
+        raise argparse.ArgumentTypeError(f"mountains are numbered 5 to 10, got {text!r}")
+    return int(mountain), int(value)
+
+
+def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--roll", nargs=4, metavar="DIE", help="the four dice just rolled: rank their moves")
+    parser.add_argument("--big-mountain", action="store_true", help="with the Big Mountain expansion")
+    parser.add_argument("--players", type=int, default=4, choices=range(2, 6), help="players at the table (2–5)")
+    parser.add_argument("--goats", nargs="+", type=_mountain_value, default=[], metavar="M=P",
+                        help="your goat's position on mountain M (0 = the foot; default 0)")
+    parser.add_argument("--tokens-left", nargs="+", type=_mountain_value, default=[], metavar="M=K",
+                        help="tokens left on mountain M (default: the full stack)")
+    parser.add_argument("--held", nargs="+", type=_mountain_value, default=[], metavar="M=K",
+                        help="tokens of mountain M you hold (default 0)")
+
+
+def state_from_args(args: argparse.Namespace) -> MountainGoatsState:
+    """A table where you are the first player, with your goats, tokens and the roll as given."""
+    names = ["You"] + [f"Player {n}" for n in range(2, args.players + 1)]
+    state = GAME.new_state(names, {"big_mountain": args.big_mountain})
+    for mountain, position in args.goats:
+        summit = state.summits[mountain - 5]
+        if position > summit:
+            raise BadConfig(f"mountain {mountain} has {summit} spaces; a goat cannot stand on space {position}")
+        state.pos[0][mountain - 5] = position
+    for mountain, left in args.tokens_left:
+        stack = state.tokens_left[mountain - 5]
+        if left > stack:
+            raise BadConfig(f"mountain {mountain} has {stack} tokens with {args.players} players, not {left}")
+        state.tokens_left[mountain - 5] = left
+    for mountain, held in args.held:
+        if held > state.tokens_left[mountain - 5]:
+            raise BadConfig(f"you cannot hold {held} tokens of mountain {mountain}: "
+                            f"only {state.tokens_left[mountain - 5]} are in play")
+        state.tokens_left[mountain - 5] -= held
+        state.held[0][mountain - 5] = held
+    while state.bonus_left and len(state.bonus_held[0]) < min(state.held[0]):
+        state.bonus_held[0].append(state.bonus_left.pop(0))
+    if args.roll:
+        state.apply(state.chance_action(args.roll))
+    return state
+
+
+def odds(args: argparse.Namespace) -> dict[str, Any]:
+    if args.roll:
+        check_dice(args.roll)
+    state = state_from_args(args)
+    out: dict[str, Any] = {"big_mountain": args.big_mountain, "players": args.players,
+                           "next_roll": next_roll_odds(args.big_mountain)}
+    before = state.clone()
+    if args.roll:
+        before.undo()
+    out["token_chances"] = token_chances(before, 0)
+    if args.roll:
+        out["roll"] = list(state.dice)
+        out["moves"] = ranked_moves(state)
+    return out
+
+
+def _percent(chance: dict[str, Any]) -> str:
+    return f"{100 * chance['probability']:5.1f}%"
+
+
+def odds_text(result: dict[str, Any]) -> str:
+    lines = [f"Next roll ({result['players']} players{', Big Mountain' if result['big_mountain'] else ''}):",
+             "  mountain  can move  you take a token"]
+    for m in MOUNTAINS:
+        lines.append(f"  {m:>8}  {_percent(result['next_roll']['mountains'][str(m)])}    "
+                     f"{_percent(result['token_chances'][str(m)])}")
+    lines.append(f"  any token this turn: {_percent(result['token_chances']['any']).strip()}")
+    if "big_mountain_spaces" in result["next_roll"]:
+        spaces = result["next_roll"]["big_mountain_spaces"]
+        lines.append("  Big Mountain spaces: " + ", ".join(f"{s} {_percent(c).strip()}" for s, c in spaces.items()))
+    if "moves" in result:
+        lines.append(f"Roll {' '.join(map(str, result['roll']))}: {len(result['moves'])} moves, best first")
+        for entry in result["moves"]:
+            lines.append(f"  {entry['points']:>3} points, {entry['progress']:>2} spaces: {entry['text']}")
+    return "\n".join(lines)
+
+
+def odds_queries() -> list[tuple[str, Callable[[], object]]]:
+    """Worst cases: the next-roll tables (built on first use), token chances, and ranking the roll with
+    the most plans (four 1s, Big Mountain, goats spread out and some already on the Big Mountain)."""
+    busy = GAME.new_state(["A", "B", "C", "D"], {"big_mountain": True})
+    busy.pos[0] = [2, 3, 1, 2, ON_BIG, 1]
+    busy.big = {20: (0, 9), 15: (1, 7)}
+    busy.pos[1][2] = ON_BIG
+    before_roll = busy.clone()
+    busy.apply(Roll((1, 1, 1, 1)))
+    return [
+        ("next-roll-big-mountain", lambda: next_roll_odds(True)),
+        ("next-roll", lambda: next_roll_odds(False)),
+        ("token-chances", lambda: token_chances(before_roll, 0)),
+        ("rank-roll-1111-big-mountain", lambda: ranked_moves(busy)),
+        ("odds-for-state-rolled", lambda: odds_for_state(busy)),
+    ]
+

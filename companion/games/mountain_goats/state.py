@@ -1,0 +1,385 @@
+"""The Mountain Goats rules engine, with the Big Mountain expansion as the variant `big_mountain`.
+
+A turn is two actions: the chance outcome `Roll` (four dice, read by the camera or drawn by a simulator),
+then the player's one `Move`: the whole plan for the roll (the extra-1s changes and the grouping reduced to
+what acts). `legal_actions()` lists each distinct effect once, the plan with the fewest acting groups first.
+
+Readings where the rulebook leaves a choice open (what a family at the table would expect):
+- A path of N spaces: a goat starts at the foot (position 0) and stands on the summit at position N.
+- Every group of 5–10 must act (moving up is never harmful), except a group whose mountain's goat stands on
+  the Big Mountain: bringing it back is the player's choice ("you may move goats back and forth").
+- Big Mountain: a group of 11–24 may send one of the player's goats from an ordinary path (any position,
+  the summit included, the player chooses which) to the free Big Mountain space of that number. A goat
+  comes back when the player uses a group whose sum is the mountain it left: it returns to the foot of that
+  mountain, and that group's move is spent on the return (further groups of that sum climb). Goats on the
+  Big Mountain never move up or down on it. In one plan the 5–10 groups resolve first, then the Big
+  Mountain groups.
+- Big Mountain points are scored at the end only (scores() adds them once the game is over); the goats on
+  the Big Mountain are ranked from the highest space down and the n-th goat gets the n-th value of the
+  board's list for that player count (5 players: 18/15/12/9/6/3, an assumption kept in the board file).
+- The game ends after the turn of the last player in turn order (the round is finished) once the bonus
+  tokens are gone or three mountains have no tokens left.
+- Tie-breaks: most goats standing on summits at the end; then the goat on the highest-numbered summit;
+  players still tied share the win.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import itertools
+import random
+from typing import Any, ClassVar, Iterable, Mapping
+
+from ..api import (CHANCE, TERMINAL, Action, ActionCodec, BadConfig, ChanceRequest, Game, IllegalAction, Player,
+                   State, Variant)
+from . import board as boards
+from .dice import BIG_SPACES, DICE_COUNT, FACES, MOUNTAINS, split_moves
+
+ON_BIG = -1  # the position of a goat that stands on the Big Mountain
+
+
+@dataclasses.dataclass(frozen=True)
+class Roll(Action):
+    """The chance outcome: the four dice as they show."""
+    kind: ClassVar[str] = "roll"
+    dice: tuple[int, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Move(Action):
+    """The player's plan for the roll: `steps` are the acting groups of 5–10 (sorted mountain numbers, a
+    mountain twice for two groups), `big` the Big Mountain moves as sorted (space, mountain left) pairs."""
+    kind: ClassVar[str] = "move"
+    steps: tuple[int, ...] = ()
+    big: tuple[tuple[int, int], ...] = ()
+
+
+def join_words(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def check_dice(values: Any) -> tuple[int, ...]:
+    """Four dice 1–6 from ints or digit strings; IllegalAction naming the problem otherwise."""
+    if not isinstance(values, (list, tuple)):
+        raise IllegalAction(f"Mountain Goats needs a list of {DICE_COUNT} dice, got {values!r}")
+    if len(values) != DICE_COUNT:
+        raise IllegalAction(f"Mountain Goats rolls {DICE_COUNT} dice, got {len(values)}")
+    out = []
+    for value in values:
+        number = value
+        if isinstance(value, str) and value.strip().isdigit():
+            number = int(value)
+        if isinstance(number, bool) or not isinstance(number, int) or number not in FACES:
+            raise IllegalAction(f"a die shows a number from 1 to 6, got {value!r}")
+        out.append(number)
+    return tuple(out)
+
+
+class MountainGoatsState(State):
+    game = "mountain-goats"
+
+    def __init__(self, players: tuple[Player, ...], big_mountain: bool, board: boards.Board):
+        super().__init__()
+        count = len(players)
+        self.players = players
+        self.big_mountain = big_mountain
+        self.board = board
+        self.summits = [board.summit(m) for m in MOUNTAINS]
+        self.pos = [[0] * len(MOUNTAINS) for _ in range(count)]
+        self.big: dict[int, tuple[int, int]] = {}
+        self.tokens_left = board.tokens(count)
+        self.held = [[0] * len(MOUNTAINS) for _ in range(count)]
+        self.bonus_left = list(board.bonus_tokens)
+        self.bonus_held: list[list[int]] = [[] for _ in range(count)]
+        self.current = 0
+        self.dice: tuple[int, ...] | None = None
+        self.turns = 0
+        self.over = False
+        self._legal: list[Move] | None = None
+
+    # -- whose turn ----------------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self.over:
+            return TERMINAL
+        return CHANCE if self.dice is None else self.current
+
+    def chance_request(self) -> ChanceRequest | None:
+        if self.over or self.dice is not None:
+            return None
+        return ChanceRequest("dice", DICE_COUNT, FACES, f"{self.players[self.current].name}: roll the four dice")
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        return Roll(tuple(rng.randint(1, 6) for _ in range(DICE_COUNT)))
+
+    def chance_action(self, values: list[Any]) -> Action:
+        if self.current_player() != CHANCE:
+            raise IllegalAction("Mountain Goats is not waiting for dice now")
+        return Roll(check_dice(values))
+
+    def _check_chance(self, action: Action) -> None:
+        if not isinstance(action, Roll):
+            raise IllegalAction(f"Mountain Goats waits for the dice, not {action.kind!r}")
+        check_dice(action.dice)
+
+    def prompt(self) -> str:
+        if self.over:
+            names = [self.players[p].name for p in self.winners()]
+            return f"Game over: {join_words(names)} {'wins' if len(names) == 1 else 'share the win'}"
+        if self.dice is None:
+            return super().prompt()
+        dice = ", ".join(map(str, self.dice))
+        return f"{self.players[self.current].name}: choose how to group {dice}"
+
+    # -- the plans of a roll -------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        if self.over or self.dice is None:
+            return []
+        if self._legal is None:
+            self._legal = self._plans()
+        return list(self._legal)
+
+    def _plans(self) -> list[Move]:
+        pos = self.pos[self.current]
+        candidates = set()
+        for ordinary, bigs in split_moves(tuple(sorted(self.dice)), self.big_mountain):
+            away = sorted({m for m in ordinary if pos[m - 5] == ON_BIG})
+            for returning in itertools.chain.from_iterable(
+                    itertools.combinations(away, r) for r in range(len(away) + 1)):
+                steps = tuple(m for m in ordinary if pos[m - 5] != ON_BIG or m in returning)
+                for big in self._big_choices(steps, bigs):
+                    candidates.add(Move(steps, big))
+        plans: dict[Any, Move] = {}
+        for plan in sorted(candidates, key=lambda a: (len(a.steps) + len(a.big), a.steps, a.big)):
+            plans.setdefault(self._effect(plan), plan)
+        return list(plans.values())
+
+    def _big_choices(self, steps: tuple[int, ...], bigs: tuple[int, ...]) -> list[tuple[tuple[int, int], ...]]:
+        out: list[tuple[tuple[int, int], ...]] = [()]
+        spaces = sorted({s for s in bigs if s not in self.big})
+        if not spaces:
+            return out
+        pos = self.pos[self.current]
+        sources = [m for m in MOUNTAINS if pos[m - 5] != ON_BIG or m in steps]
+        for r in range(1, min(len(spaces), len(sources)) + 1):
+            for chosen in itertools.combinations(spaces, r):
+                for from_mountains in itertools.permutations(sources, r):
+                    out.append(tuple(zip(chosen, from_mountains)))
+        return out
+
+    def _effect(self, plan: Move) -> tuple[Any, ...]:
+        """What a plan changes for the player: goats, tokens taken, goats knocked off, Big Mountain."""
+        pos = list(self.pos[self.current])
+        taken = [0] * len(MOUNTAINS)
+        knocks = []
+        for m in plan.steps:
+            i = m - 5
+            if pos[i] == ON_BIG:
+                pos[i] = 0
+                continue
+            if pos[i] < self.summits[i]:
+                pos[i] += 1
+                if pos[i] < self.summits[i]:
+                    continue
+                if self._summit_goat(i) is not None:
+                    knocks.append(m)
+            if self.tokens_left[i] > taken[i]:
+                taken[i] += 1
+        for _, m in plan.big:
+            pos[m - 5] = ON_BIG
+        return tuple(pos), tuple(taken), tuple(knocks), plan.big
+
+    def _summit_goat(self, i: int) -> int | None:
+        """The player (other than the current one) whose goat stands on the summit of mountain index i."""
+        for player, row in enumerate(self.pos):
+            if player != self.current and row[i] == self.summits[i]:
+                return player
+        return None
+
+    # -- applying ------------------------------------------------------------------------------
+    def _apply(self, action: Action) -> None:
+        self._legal = None
+        if isinstance(action, Roll):
+            self.dice = action.dice
+            return
+        assert isinstance(action, Move)
+        player = self.current
+        pos = self.pos[player]
+        for m in action.steps:
+            i = m - 5
+            if pos[i] == ON_BIG:
+                space = next(s for s, goat in self.big.items() if goat == (player, m))
+                del self.big[space]
+                pos[i] = 0
+                continue
+            if pos[i] < self.summits[i]:
+                pos[i] += 1
+                if pos[i] < self.summits[i]:
+                    continue
+                knocked = self._summit_goat(i)
+                if knocked is not None:
+                    self.pos[knocked][i] = 0
+            if self.tokens_left[i] > 0:
+                self.tokens_left[i] -= 1
+                self.held[player][i] += 1
+        for space, m in action.big:
+            pos[m - 5] = ON_BIG
+            self.big[space] = (player, m)
+        sets = min(self.held[player])
+        while self.bonus_left and len(self.bonus_held[player]) < sets:
+            self.bonus_held[player].append(self.bonus_left.pop(0))
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        self.dice = None
+        self.turns += 1
+        if self.end_reached() and self.current == len(self.players) - 1:
+            self.over = True
+        else:
+            self.current = (self.current + 1) % len(self.players)
+
+    def end_reached(self) -> bool:
+        """The end is triggered: the bonus tokens are gone or three mountains have no tokens left."""
+        bonus_gone = bool(self.board.bonus_tokens) and not self.bonus_left
+        return bonus_gone or sum(1 for t in self.tokens_left if t == 0) >= 3
+
+    # -- describing ----------------------------------------------------------------------------
+    def describe(self, action: Action) -> str:
+        if isinstance(action, Roll):
+            return "Dice " + ", ".join(map(str, action.dice))
+        if not isinstance(action, Move):
+            raise TypeError(f"not a Mountain Goats action: {action!r}")
+        pos = self.pos[self.current]
+        climbs, returns = [], []
+        for m in action.steps:
+            if pos[m - 5] == ON_BIG and m not in returns:
+                returns.append(m)
+            else:
+                climbs.append(str(m))
+        parts = []
+        if climbs:
+            parts.append(("move the goat on " if len(climbs) == 1 else "move goats on ") + join_words(climbs))
+        parts += [f"bring the {m} goat back from the Big Mountain" for m in returns]
+        parts += [f"send the {m} goat to Big Mountain space {space}" for space, m in action.big]
+        if not parts:
+            return "No move: pass"
+        text = "; ".join(parts)
+        return text[0].upper() + text[1:]
+
+    # -- scoring -------------------------------------------------------------------------------
+    def token_points(self) -> list[int]:
+        return [sum(n * m for n, m in zip(row, MOUNTAINS)) + sum(bonus)
+                for row, bonus in zip(self.held, self.bonus_held)]
+
+    def big_mountain_points(self) -> list[int]:
+        """The Big Mountain ranking points each player would get if the game ended now."""
+        points = [0] * len(self.players)
+        table = self.board.big_mountain_points[len(self.players)]
+        for rank, space in enumerate(sorted(self.big, reverse=True)[:len(table)]):
+            points[self.big[space][0]] += table[rank]
+        return points
+
+    def scores(self) -> list[int]:
+        tokens = self.token_points()
+        if not self.over:
+            return tokens
+        return [t + b for t, b in zip(tokens, self.big_mountain_points())]
+
+    def summit_goats(self, player: int) -> list[int]:
+        return [m for m, p, top in zip(MOUNTAINS, self.pos[player], self.summits) if p == top]
+
+    def winners(self) -> list[int]:
+        if not self.over:
+            return []
+        scores = self.scores()
+        tied = [p for p, s in enumerate(scores) if s == max(scores)]
+        for tie_break in (lambda p: len(self.summit_goats(p)), lambda p: max(self.summit_goats(p), default=0)):
+            best = max(tie_break(p) for p in tied)
+            tied = [p for p in tied if tie_break(p) == best]
+        return tied
+
+    # -- saving --------------------------------------------------------------------------------
+    def _save(self) -> Any:
+        return (self.current, self.dice, self.over, self.turns, [r[:] for r in self.pos], dict(self.big),
+                self.tokens_left[:], [r[:] for r in self.held], self.bonus_left[:], [r[:] for r in self.bonus_held])
+
+    def _load(self, saved: Any) -> None:
+        (self.current, self.dice, self.over, self.turns, self.pos, self.big,
+         self.tokens_left, self.held, self.bonus_left, self.bonus_held) = saved
+        self._legal = None
+
+    def scratch(self) -> "MountainGoatsState":
+        """A copy to try plans on with `_save`/`_apply`/`_load`: own game data, no undo history."""
+        work = copy.copy(self)
+        work._undo_stack = []
+        work._load(self._save())
+        return work
+
+    def clone(self) -> "MountainGoatsState":
+        legal, self._legal = self._legal, None
+        try:
+            return copy.deepcopy(self)
+        finally:
+            self._legal = legal
+
+    def _data(self) -> dict[str, Any]:
+        return {
+            "players": [p.to_json() for p in self.players],
+            "variants": {"big_mountain": self.big_mountain},
+            "board": dict(self.board.raw),
+            "current": self.current,
+            "dice": list(self.dice) if self.dice is not None else None,
+            "turns": self.turns,
+            "over": self.over,
+            "goats": [row[:] for row in self.pos],
+            "big_mountain": [[space, p, m] for space, (p, m) in sorted(self.big.items())],
+            "tokens_left": self.tokens_left[:],
+            "held": [row[:] for row in self.held],
+            "bonus_left": self.bonus_left[:],
+            "bonus_held": [row[:] for row in self.bonus_held],
+        }
+
+    @classmethod
+    def _from_data(cls, data: Mapping[str, Any]) -> "MountainGoatsState":
+        try:
+            players = GAME.check_players(Player(p["name"], p.get("colour", "")) for p in data["players"])
+            state = cls(players, bool(data["variants"]["big_mountain"]), boards.parse_board(data["board"], "saved board"))
+            state.current = int(data["current"])
+            state.dice = tuple(data["dice"]) if data["dice"] is not None else None
+            state.turns = int(data["turns"])
+            state.over = bool(data["over"])
+            state.pos = [list(map(int, row)) for row in data["goats"]]
+            state.big = {int(space): (int(p), int(m)) for space, p, m in data["big_mountain"]}
+            state.tokens_left = list(map(int, data["tokens_left"]))
+            state.held = [list(map(int, row)) for row in data["held"]]
+            state.bonus_left = list(map(int, data["bonus_left"]))
+            state.bonus_held = [list(map(int, row)) for row in data["bonus_held"]]
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, BadConfig):
+                raise
+            raise BadConfig(f"saved Mountain Goats state is malformed: {exc!r}") from None
+        if len(state.pos) != len(players) or any(s not in BIG_SPACES for s in state.big):
+            raise BadConfig("saved Mountain Goats state is malformed: goats do not match the players")
+        return state
+
+
+class MountainGoats(Game):
+    name = "mountain-goats"
+    title = "Mountain Goats"
+    min_players = 2
+    max_players = 5
+    variants = (Variant("big_mountain", "Big Mountain expansion: groups of 11–24 send goats to the Big Mountain"),)
+    actions = ActionCodec(Roll, Move)
+
+    def new_state(self, players: Iterable[Player | str], variants: Mapping[str, Any] | None = None,
+                  board: Mapping[str, Any] | None = None) -> MountainGoatsState:
+        checked = self.check_players(players)
+        chosen = self.check_variants(variants)
+        return MountainGoatsState(checked, chosen["big_mountain"], boards.load(board))
+
+    def state_from_json(self, data: Mapping[str, Any]) -> MountainGoatsState:
+        if not isinstance(data, Mapping) or data.get("game") != self.name:
+            raise BadConfig(f"not a saved Mountain Goats game: game is {data.get('game') if isinstance(data, Mapping) else data!r}")
+        return MountainGoatsState._from_data(data)
+
+
+GAME = MountainGoats()
