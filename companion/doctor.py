@@ -1,0 +1,240 @@
+"""`companion doctor`: checks the camera, GPIO access, the pin map, the sensor hub, disk space, the
+libraries and the service, and says in plain words what to fix.
+
+Each check looks at the machine through a `Machine` whose paths and probes tests replace; nothing here
+changes anything.
+"""
+from __future__ import annotations
+
+import dataclasses
+import glob
+import importlib
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Callable
+
+from .config import BadSettings, Settings, load_settings
+
+OK, WARN, FAIL = "ok", "warn", "fail"
+SYMBOL = {OK: "✓", WARN: "!", FAIL: "✗"}
+PICO_USB_VENDOR = 0x2E8A
+MIN_FREE_BYTES = 200 * 2**20
+LOW_FREE_BYTES = 1 * 2**30
+
+
+@dataclasses.dataclass
+class Check:
+    name: str
+    status: str
+    message: str
+    fix: str = ""
+
+
+@dataclasses.dataclass
+class Machine:
+    dev: Path = Path("/dev")
+    can_read_write: Callable[[str], bool] = lambda path: os.access(path, os.R_OK | os.W_OK)
+    import_module: Callable[[str], object] = importlib.import_module
+    disk_free: Callable[[Path], int] = lambda path: shutil.disk_usage(path).free
+    run: Callable[[list[str]], tuple[int, str]] = lambda argv: _run(argv)
+    serial_ports: Callable[[], list[tuple[str, int | None]]] = lambda: _serial_ports()
+
+
+def _run(argv: list[str]) -> tuple[int, str]:
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return 127, str(exc)
+    return proc.returncode, (proc.stdout + proc.stderr).strip()
+
+
+def _serial_ports() -> list[tuple[str, int | None]]:
+    from serial.tools import list_ports
+
+    return [(port.device, port.vid) for port in list_ports.comports()]
+
+
+def settings_file() -> Path | None:
+    """The settings file the service reads: $COMPANION_SETTINGS, else /etc/companion/companion.toml if present."""
+    named = os.environ.get("COMPANION_SETTINGS")
+    if named:
+        return Path(named)
+    default = Path("/etc/companion/companion.toml")
+    return default if default.exists() else None
+
+
+def check_settings(path: Path | None) -> tuple[Check, Settings | None]:
+    try:
+        settings = load_settings(path)
+    except BadSettings as exc:
+        return Check("settings", FAIL, str(exc), f"edit {path} (its comments explain every key)"), None
+    where = str(path) if path else "the defaults (no settings file)"
+    return Check("settings", OK, f"read {where}"), settings
+
+
+def check_libraries(machine: Machine, source: str) -> Check:
+    try:
+        numpy = machine.import_module("numpy")
+        cv2 = machine.import_module("cv2")
+    except ImportError as exc:
+        return Check("libraries", FAIL, f"cannot import {exc.name}: {exc}", "re-run the installer: sudo systemd/install.sh")
+    versions = f"numpy {numpy.__version__}, OpenCV {cv2.__version__}"
+    if source != "picamera2":
+        return Check("libraries", OK, versions)
+    try:
+        machine.import_module("picamera2")
+    except ImportError as exc:
+        text = str(exc)
+        if "numpy" in text or "multiarray" in text or "ABI" in text:
+            return Check("libraries", FAIL, f"Debian's picamera2 does not work with {versions}: {text}",
+                         "numpy version conflict: on Bookworm the venv must keep numpy<2 and OpenCV<4.12 "
+                         "(re-run sudo systemd/install.sh, which pins them)")
+        return Check("libraries", FAIL, f"picamera2 is missing ({text})",
+                     "sudo apt install python3-picamera2, and make sure the venv was made with --system-site-packages")
+    return Check("libraries", OK, f"{versions}, picamera2 importable")
+
+
+def check_camera(machine: Machine, source: str) -> Check:
+    if source == "picamera2":
+        code, out = machine.run(["rpicam-hello", "--list-cameras"])
+        if code == 127:
+            return Check("camera", WARN, "rpicam-hello is not installed, so the camera could not be listed",
+                         "sudo apt install rpicam-apps")
+        if "in use" in out or "busy" in out.lower():
+            return Check("camera", FAIL, "the camera is busy: another program holds it (only one can open it)",
+                         "stop the other program; if it is the companion itself, that is fine "
+                         "(sudo systemctl stop companion before testing the camera by hand)")
+        if "No cameras available" in out or code != 0:
+            return Check("camera", FAIL, "no Pi camera found",
+                         "check the ribbon cable (contacts facing the right way, both latches closed), then "
+                         "run `rpicam-hello --list-cameras`")
+        return Check("camera", OK, out.splitlines()[-1].strip() if out else "a Pi camera is connected")
+    if source.startswith("usb:"):
+        index = source[4:]
+        device = machine.dev / f"video{index}"
+        if not device.exists():
+            found = sorted(p.name for p in machine.dev.glob("video*"))
+            return Check("camera", FAIL, f"{device} does not exist (found: {', '.join(found) or 'no video devices'})",
+                         "plug the webcam in, or set camera.source to one of the devices found")
+        if not machine.can_read_write(str(device)):
+            return Check("camera", FAIL, f"permission denied on {device}",
+                         "add the user to the video group: sudo usermod -aG video $USER, then log in again")
+        return Check("camera", OK, f"{device} is there and usable")
+    if not Path(source).exists():
+        return Check("camera", FAIL, f"camera.source {source!r} is neither a camera nor an existing file or folder",
+                     "set camera.source to picamera2, usb:0, or a video file")
+    return Check("camera", OK, f"reading frames from {source}")
+
+
+def check_gpio(machine: Machine, backend: str) -> Check:
+    if backend != "gpio":
+        return Check("gpio", OK, f"not used (sensors.backend = {backend})")
+    chips = sorted(glob.glob(str(machine.dev / "gpiochip*")))
+    if not chips:
+        return Check("gpio", FAIL, "no /dev/gpiochip* device: this is not a Raspberry Pi, or the kernel lacks GPIO",
+                     "on another machine set sensors.backend to hub or none")
+    denied = [c for c in chips if not machine.can_read_write(c)]
+    if denied:
+        return Check("gpio", FAIL, f"permission denied on {', '.join(denied)}",
+                     "add the user to the gpio group: sudo usermod -aG gpio $USER, then log in again "
+                     "(the service's own user is in it already)")
+    return Check("gpio", OK, f"{', '.join(Path(c).name for c in chips)} readable and writable")
+
+
+def check_pin_map(path: str, backend: str) -> Check:
+    if backend in ("none", "mock"):
+        return Check("pin map", OK, f"not used (sensors.backend = {backend})")
+    from .sensors.pinmap import PinMapError, load_pin_map
+
+    try:
+        pins = load_pin_map(path or None)
+    except (PinMapError, OSError) as exc:
+        return Check("pin map", FAIL, str(exc), "fix the pin map (hardware/ASSEMBLY.md explains every field)")
+    return Check("pin map", OK, f"{len(list(pins))} sensors in {path or 'the shipped pin map'}")
+
+
+def check_hub(machine: Machine, backend: str, port: str) -> Check:
+    if backend != "hub":
+        return Check("sensor hub", OK, f"not used (sensors.backend = {backend})")
+    ports = machine.serial_ports()
+    picos = [device for device, vid in ports if vid == PICO_USB_VENDOR]
+    if port != "auto":
+        if port in (device for device, _ in ports):
+            return Check("sensor hub", OK, f"{port} is there")
+        return Check("sensor hub", FAIL, f"{port} is not there", "plug the hub in with a data USB cable, or set sensors.hub_port = \"auto\"")
+    if not picos:
+        return Check("sensor hub", FAIL, "no Raspberry Pi Pico on USB",
+                     "plug the hub in with a USB cable that carries data (charge-only cables are common), "
+                     "and flash it as firmware/README.md says")
+    return Check("sensor hub", OK, f"a Pico at {picos[0]}")
+
+
+def check_disk(machine: Machine, state_dir: Path) -> Check:
+    probe = state_dir
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    free = machine.disk_free(probe)
+    text = f"{free / 2**30:.1f} GiB free for {state_dir}"
+    if free < MIN_FREE_BYTES:
+        return Check("disk", FAIL, text, "free some space: games stop being saved when the card is full")
+    if free < LOW_FREE_BYTES:
+        return Check("disk", WARN, text, "space is getting low; recordings take the most (companion record)")
+    return Check("disk", OK, text)
+
+
+def check_service(machine: Machine) -> Check:
+    code, out = machine.run(["systemctl", "show", "--property=LoadState,ActiveState", "companion.service"])
+    if code == 127:
+        return Check("service", WARN, "systemctl is not available here")
+    props = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+    if code != 0 or not props:
+        return Check("service", WARN, f"systemd could not be asked ({out or 'no answer'})")
+    if props.get("LoadState") == "not-found":
+        return Check("service", WARN, "companion.service is not installed", "sudo systemd/install.sh")
+    if props.get("ActiveState") == "active":
+        return Check("service", OK, "companion.service is running")
+    return Check("service", FAIL, f"companion.service is {props.get('ActiveState', 'unknown')}",
+                 "sudo journalctl -u companion -n 50 shows why; sudo systemctl restart companion")
+
+
+def run_checks(machine: Machine | None = None, settings_path: Path | None = None) -> list[Check]:
+    machine = machine or Machine()
+    first, settings = check_settings(settings_path)
+    checks = [first]
+    if settings is None:
+        return checks
+    source = settings["camera"]["source"]
+    backend = settings["sensors"]["backend"]
+    checks += [
+        check_libraries(machine, source),
+        check_camera(machine, source),
+        check_gpio(machine, backend),
+        check_pin_map(settings["sensors"]["pin_map"], backend),
+        check_hub(machine, backend, settings["sensors"]["hub_port"]),
+        check_disk(machine, settings.state_dir),
+        check_service(machine),
+    ]
+    return checks
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--settings", type=Path, help="the settings file (default: $COMPANION_SETTINGS or /etc/companion/companion.toml)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per check")
+
+
+def run(args) -> int:
+    checks = run_checks(settings_path=args.settings or settings_file())
+    for check in checks:
+        if args.json:
+            print(json.dumps(dataclasses.asdict(check)))
+            continue
+        print(f"{SYMBOL[check.status]} {check.name}: {check.message}")
+        if check.fix:
+            print(f"    → {check.fix}")
+    failed = [c for c in checks if c.status == FAIL]
+    if not args.json:
+        print("All good." if not failed else f"{len(failed)} problem(s) to fix.")
+    return 1 if failed else 0

@@ -1,0 +1,98 @@
+"""`companion doctor` says in plain words what to fix, for the problems Pi users hit most."""
+from pathlib import Path
+
+from companion.doctor import FAIL, OK, WARN, Machine, run_checks
+
+
+def fake_machine(tmp_path, *, chips=("gpiochip0",), rw=True, picamera_error=None, camera_out=(0, "0 : imx708 [4608x2592]"),
+                 free=50 * 2**30, ports=(), service="LoadState=loaded\nActiveState=active"):
+    dev = tmp_path / "dev"
+    dev.mkdir(exist_ok=True)
+    for chip in chips:
+        (dev / chip).touch()
+
+    def import_module(name):
+        if name == "picamera2":
+            if picamera_error:
+                raise ImportError(picamera_error)
+            return object()  # Debian's picamera2 exists only on a Pi
+        return __import__(name)
+
+    def run(argv):
+        return camera_out if argv[0] == "rpicam-hello" else (0, service)
+
+    return Machine(dev=dev, can_read_write=lambda p: rw, import_module=import_module,
+                   disk_free=lambda p: free, run=run, serial_ports=lambda: list(ports))
+
+
+def settings_file(tmp_path, text=""):
+    path = tmp_path / "companion.toml"
+    path.write_text(f'[service]\nstate_dir = "{tmp_path / "state"}"\n' + text)
+    return path
+
+
+def by_name(checks):
+    return {c.name: c for c in checks}
+
+
+def test_a_healthy_pi_is_all_good(tmp_path):
+    checks = by_name(run_checks(fake_machine(tmp_path), settings_file(tmp_path)))
+    assert {c.status for c in checks.values()} == {OK}, checks
+
+
+def test_permission_denied_on_gpiochip(tmp_path):
+    check = by_name(run_checks(fake_machine(tmp_path, rw=False), settings_file(tmp_path)))["gpio"]
+    assert check.status == FAIL and "permission denied" in check.message and "gpiochip0" in check.message
+    assert "gpio group" in check.fix
+
+
+def test_numpy_conflict_with_debians_picamera2(tmp_path):
+    machine = fake_machine(tmp_path, picamera_error="numpy.core.multiarray failed to import")
+    check = by_name(run_checks(machine, settings_file(tmp_path)))["libraries"]
+    assert check.status == FAIL and "numpy version conflict" in check.fix and "numpy<2" in check.fix
+
+
+def test_camera_not_found_and_busy(tmp_path):
+    missing = by_name(run_checks(fake_machine(tmp_path, camera_out=(0, "No cameras available!")), settings_file(tmp_path)))
+    assert missing["camera"].status == FAIL and "ribbon cable" in missing["camera"].fix
+    busy_out = (1, "ERROR: *** Pipeline handler in use by another process ***")
+    busy = by_name(run_checks(fake_machine(tmp_path, camera_out=busy_out), settings_file(tmp_path)))
+    assert busy["camera"].status == FAIL and "busy" in busy["camera"].message
+
+
+def test_usb_camera_missing_names_the_devices_found(tmp_path):
+    checks = by_name(run_checks(fake_machine(tmp_path), settings_file(tmp_path, '[camera]\nsource = "usb:1"\n')))
+    assert checks["camera"].status == FAIL and "video1 does not exist" in checks["camera"].message
+
+
+def test_bad_pin_map_names_the_problem(tmp_path):
+    pins = tmp_path / "pins.json"
+    pins.write_text("{\"format\": 1, \"sensors\": 5}")
+    checks = by_name(run_checks(fake_machine(tmp_path), settings_file(tmp_path, f'[sensors]\npin_map = "{pins}"\n')))
+    assert checks["pin map"].status == FAIL and "sensors" in checks["pin map"].message
+
+
+def test_hub_missing_and_found(tmp_path):
+    text = '[sensors]\nbackend = "hub"\n'
+    missing = by_name(run_checks(fake_machine(tmp_path), settings_file(tmp_path, text)))
+    assert missing["sensor hub"].status == FAIL and "data" in missing["sensor hub"].fix
+    found = by_name(run_checks(fake_machine(tmp_path, ports=[("/dev/ttyACM0", 0x2E8A)]), settings_file(tmp_path, text)))
+    assert found["sensor hub"].status == OK and "/dev/ttyACM0" in found["sensor hub"].message
+    assert found["gpio"].status == OK  # the hub replaces the GPIO pins
+
+
+def test_low_disk_and_stopped_service(tmp_path):
+    machine = fake_machine(tmp_path, free=100 * 2**20, service="LoadState=loaded\nActiveState=failed")
+    checks = by_name(run_checks(machine, settings_file(tmp_path)))
+    assert checks["disk"].status == FAIL
+    assert checks["service"].status == FAIL and "journalctl" in checks["service"].fix
+    not_installed = by_name(run_checks(fake_machine(tmp_path, service="LoadState=not-found\nActiveState=inactive"),
+                                       settings_file(tmp_path)))
+    assert not_installed["service"].status == WARN and "install.sh" in not_installed["service"].fix
+
+
+def test_bad_settings_file_stops_at_the_settings(tmp_path, run_cli):
+    path = tmp_path / "bad.toml"
+    path.write_text("[camera]\nsorce = 1\n")
+    code, out, err = run_cli("doctor", "--settings", str(path))
+    assert code == 1 and "camera.sorce" in out and "problem" in out
