@@ -126,9 +126,13 @@ install_files() {
     local changed=1 unit config
     unit=$(sed "s#@VENV@#$VENV#g" "$SRC/systemd/companion.service")
     put_file "$UNIT" "$unit" 644 && changed=0
-    config=$(cat "$SRC/systemd/companion.toml")
+    # The settings and the pin map are the user's to edit: written once, never overwritten.
     if [ ! -f "$(at $ETC/companion.toml)" ]; then
-        put_file "$ETC/companion.toml" "$config" 644
+        put_file "$ETC/companion.toml" "$(cat "$SRC/systemd/companion.toml")" 644
+        changed=0
+    fi
+    if [ ! -f "$(at $ETC/pinmap.json)" ]; then
+        put_file "$ETC/pinmap.json" "$(cat "$SRC/hardware/pinmap.json")" 644
         changed=0
     fi
     return $changed

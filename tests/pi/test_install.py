@@ -74,6 +74,7 @@ def test_install_then_install_again_changes_nothing(machine):
     unit = (machine.root / "etc/systemd/system/companion.service").read_text()
     assert "ExecStart=/opt/companion/venv/bin/companion serve" in unit and "@VENV@" not in unit
     assert "port = 80" in (machine.root / "etc/companion/companion.toml").read_text()
+    assert (machine.root / "etc/companion/pinmap.json").read_text() == (ROOT / "hardware/pinmap.json").read_text()
 
     before = machine.tree()
     code, out, calls = machine.run()
@@ -117,3 +118,14 @@ def test_uninstall_leaves_only_the_saved_games(machine):
     assert "userdel companion" in calls
     assert sorted(machine.tree()) == ["etc/os-release", "var/lib/companion/journal.sqlite3"]
     assert "saved games are kept in /var/lib/companion" in out
+
+
+def test_the_shipped_settings_file_is_valid_and_complete(tmp_path):
+    from companion.config import SCHEMA, load_settings
+
+    text = (ROOT / "systemd/companion.toml").read_text()
+    settings = load_settings(ROOT / "systemd/companion.toml", env={})
+    for section, keys in SCHEMA.items():
+        for key in keys:
+            assert f"\n{key} = " in text, f"{section}.{key} is not in the shipped settings file"
+    assert settings["service"]["port"] == 80
