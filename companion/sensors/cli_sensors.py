@@ -1,0 +1,130 @@
+"""`companion sensors test`: every sensor event and each sensor's state, live, for the person wiring the kit.
+
+With `--backend mock` a scripted demo plays the sensors (a bouncy banana slap, balls through the gates,
+two gates at once) so the printout can be seen and tested without hardware.
+"""
+from __future__ import annotations
+
+import os
+import queue
+import sys
+import threading
+import time
+from pathlib import Path
+
+from ..events import Event, SensorHealth
+from .kit import BACKENDS, SensorKit
+from .pinmap import HEADER_GPIO_TO_PIN, PinMap, PinMapError, load_pin_map
+
+# (seconds into the demo, sensor, active); the demo repeats.
+DEMO_SCRIPT: tuple[tuple[float, str, bool], ...] = (
+    (0.20, "banana", True), (0.2004, "banana", False), (0.2009, "banana", True), (0.2011, "banana", False),
+    (0.2015, "banana", True), (0.35, "banana", False), (0.3503, "banana", True), (0.3506, "banana", False),
+    (0.60, "gate3", True), (0.63, "gate3", False),
+    (1.10, "bottom", True), (1.13, "bottom", False),
+    (1.40, "gate1", True), (1.40, "gate6", True), (1.43, "gate1", False), (1.44, "gate6", False),
+    (1.90, "bottom", True), (1.92, "bottom", False), (1.95, "bottom", True), (1.97, "bottom", False),
+)
+DEMO_PERIOD_S = 2.5
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("action", choices=["test"], help="test: print every event and each sensor's state")
+    parser.add_argument("--backend", choices=BACKENDS, help="where the sensors are (default: sensors.backend)")
+    parser.add_argument("--pin-map", help="the pin map file (default: sensors.pin_map, else hardware/pinmap.json)")
+    parser.add_argument("--hub-port", help="the hub's serial port (default: sensors.hub_port)")
+    parser.add_argument("--seconds", type=float, help="stop after this many seconds (default: until Ctrl-C)")
+    parser.add_argument("--settings", type=Path,
+                        help="the settings file (default: $COMPANION_SETTINGS or /etc/companion/companion.toml)")
+
+
+def run(args) -> int:
+    from ..cli import CliError
+    from ..config import BadSettings, load_settings
+
+    if args.seconds is not None and args.seconds <= 0:
+        raise CliError(f"--seconds must be more than 0, got {args.seconds:g}")
+    settings_path = args.settings or os.environ.get("COMPANION_SETTINGS") or None
+    if settings_path is None and Path("/etc/companion/companion.toml").exists():
+        settings_path = "/etc/companion/companion.toml"
+    try:
+        section = load_settings(settings_path)["sensors"]
+        pin_map = load_pin_map(args.pin_map or section["pin_map"] or None)
+    except (BadSettings, PinMapError) as exc:
+        raise CliError(str(exc)) from None
+    backend = args.backend or section["backend"]
+    events: queue.Queue[Event] = queue.Queue()
+    try:
+        kit = SensorKit(pin_map, events, backend=backend, hub_port=args.hub_port or section["hub_port"])
+    except (ValueError, ImportError) as exc:
+        raise CliError(str(exc)) from None
+    print(f"sensors test: backend {backend}, pin map {pin_map.source}")
+    for line in describe(pin_map, backend):
+        print(line)
+    print("Ctrl-C stops." if args.seconds is None else f"stopping after {args.seconds:g} s (Ctrl-C stops sooner).")
+    sys.stdout.flush()
+    try:
+        kit.start()
+    except PinMapError as exc:
+        raise CliError(str(exc)) from None
+    stop = threading.Event()
+    if backend == "mock":
+        threading.Thread(target=play_demo, args=(kit.backend, stop), name="sensors-demo", daemon=True).start()
+    counts: dict[str, int] = {}
+    start = kit.clock()
+    deadline = None if args.seconds is None else time.monotonic() + args.seconds
+    try:
+        while deadline is None or time.monotonic() < deadline:
+            try:
+                event = events.get(timeout=0.05)
+            except queue.Empty:
+                continue
+            counts[event.type] = counts.get(event.type, 0) + 1
+            print(f"{(event.t - start) / 1e9:9.3f} s  {describe_event(event)}")
+            print(f"{'':13}{format_states(kit.states())}")
+            sys.stdout.flush()
+    except KeyboardInterrupt:
+        print()
+    finally:
+        stop.set()
+        kit.close()
+    summary = ", ".join(f"{n} {name}" for name, n in sorted(counts.items())) or "no events"
+    print(f"stopped: {summary}; states: {format_states(kit.states())}")
+    return 0
+
+
+def describe(pin_map: PinMap, backend: str) -> list[str]:
+    lines = []
+    for s in pin_map:
+        if backend == "hub":
+            where = f"hub GP{s.pico_gp}" if s.pico_gp is not None else "not on the hub"
+        else:
+            where = f"GPIO{s.gpio} (pin {HEADER_GPIO_TO_PIN[s.gpio]})" if s.gpio is not None else "no gpio"
+        pull = {"up": "pull-up", "down": "pull-down", "none": "no pull"}[s.pull]
+        level = "high" if s.active_high else "low"
+        lines.append(f"  {s.name:<8} {s.label:<16} {where:<18} active {level}, {pull}")
+    return lines
+
+
+def describe_event(event: Event) -> str:
+    if isinstance(event, SensorHealth):
+        return f"{event.type} {event.sensor}: {event.state} — {event.message}"
+    extra = " ".join(f"{k}={v}" for k, v in event.to_json().items() if k not in ("type", "t"))
+    return f"{event.type} {extra}".rstrip()
+
+
+def format_states(states: dict[str, str]) -> str:
+    return " ".join(f"{name}={'ACTIVE' if state == 'active' else state}" for name, state in states.items())
+
+
+def play_demo(backend, stop: threading.Event) -> None:
+    """Act out DEMO_SCRIPT on the mock pins, over and over, until `stop`; skips sensors not in the pin map."""
+    names = {s.name for s in backend._pins_map}
+    began = time.monotonic()
+    while not stop.is_set():
+        for at, name, active in DEMO_SCRIPT:
+            if stop.wait(max(0.0, began + at - time.monotonic())):
+                return
+            if name in names:
+                backend.set_sensor(name, active)
+        began += DEMO_PERIOD_S

@@ -1,0 +1,281 @@
+"""The Pico hub's host driver: lines in over USB serial (pyserial), checked, timed, and fed to the kit.
+
+- Every line's checksum and sequence number is checked; corrupt and lost lines are counted in `HubStats`
+  and reported as SensorHealth("hub", "error", ...) — once when trouble starts, "ok" after a clean spell.
+- Hub time (time.ticks_us, which wraps) is unwrapped and mapped onto the host's monotonic ns. A line
+  reaches the host after its hub timestamp, never before, so host_ns - hub_ns = offset + delay with
+  delay >= 0: the smallest difference over a sliding window is the offset, whatever the USB jitter.
+- An unplugged hub is reported as "disconnected" and reopened every `retry_s` until it is back.
+"""
+from __future__ import annotations
+
+import collections
+import dataclasses
+import threading
+from typing import Callable
+
+from .hubprotocol import MAX_LINE, BadLine, Boot, Edge, Heartbeat, hub_sensors, parse_line, pinmap_id
+
+PICO_USB_VENDOR = 0x2E8A
+CLEAN_SPELL_NS = 5_000_000_000
+
+
+class HubNotFound(OSError):
+    pass
+
+
+def find_hub_port() -> str:
+    from serial.tools import list_ports
+
+    for port in list_ports.comports():
+        if port.vid == PICO_USB_VENDOR:
+            return port.device
+    raise HubNotFound(f"no Raspberry Pi Pico on USB (vendor id {PICO_USB_VENDOR:04x}); plug in the hub or set sensors.hub_port")
+
+
+def open_serial(port: str):
+    import serial
+
+    return serial.Serial(find_hub_port() if port == "auto" else port, 115200, timeout=0.1)
+
+
+class HubClock:
+    """Unwraps the hub's ticks_us and maps them to host monotonic ns by a sliding minimum."""
+
+    def __init__(self, window: int = 64):
+        self.samples: collections.deque[int] = collections.deque(maxlen=window)
+        self.period = 0
+        self.last_raw: int | None = None
+        self.unwrapped = 0
+
+    def reset(self, period: int) -> None:
+        self.samples.clear()
+        self.period = period
+        self.last_raw = None
+        self.unwrapped = 0
+
+    def unwrap(self, raw: int) -> int:
+        """Hub microseconds on a line that does not wrap; lines must come less than half a period apart
+        (the hub sends a heartbeat every 0.5 s; its period is about 18 minutes)."""
+        if self.last_raw is not None:
+            delta = (raw - self.last_raw) % self.period
+            if delta >= self.period // 2:
+                delta -= self.period
+            self.unwrapped += delta
+        else:
+            self.unwrapped = raw
+        self.last_raw = raw
+        return self.unwrapped
+
+    def to_host(self, raw_us: int, received_ns: int) -> int:
+        hub_ns = self.unwrap(raw_us) * 1000
+        self.samples.append(received_ns - hub_ns)
+        return min(hub_ns + min(self.samples), received_ns)
+
+
+@dataclasses.dataclass
+class HubStats:
+    lines: int = 0
+    corrupt: int = 0
+    lost: int = 0
+    dropped_on_hub: int = 0
+    unknown_sensor: int = 0
+    connects: int = 0
+    disconnects: int = 0
+    version: str = ""
+
+
+class HubLink:
+    """What the lines mean: sequence, clock, edges into the kit, health out. No threads, no port."""
+
+    def __init__(self, kit):
+        self.kit = kit
+        self.clock = HubClock()
+        self.stats = HubStats()
+        self.expected_seq: int | None = None
+        self.state = "starting"
+        self.trouble_since: int | None = None
+        self.last_good_ns: int | None = None
+        self.synced = False
+        self.names = [s.name for s in hub_sensors(kit.pin_map)]
+        self.pinmap_id = pinmap_id(kit.pin_map)
+
+    def connected(self, now: int, port: str) -> None:
+        self.stats.connects += 1
+        self.expected_seq = None
+        self.synced = False
+        self.last_good_ns = now
+        self._set("ok", now, f"hub connected on {port}")
+
+    def disconnected(self, now: int, why: str) -> None:
+        if self.state != "disconnected":
+            self.stats.disconnects += 1
+        for name in self.names:
+            self.kit.initial(name, False, now)
+        self._set("disconnected", now, f"hub disconnected ({why}); the banana and the gates are off until it is back")
+
+    def feed(self, raw: bytes, received_ns: int) -> None:
+        try:
+            msg = parse_line(raw)
+        except BadLine as exc:
+            self.stats.corrupt += 1
+            self._trouble(received_ns, f"corrupt line from the hub: {exc}")
+            return
+        self._check_seq(msg, received_ns)
+        self.stats.lines += 1
+        self.last_good_ns = received_ns
+        if isinstance(msg, Boot):
+            self.clock.reset(msg.period)
+            self.stats.version = msg.version
+            self.synced = False
+        elif isinstance(msg, Heartbeat):
+            self._heartbeat(msg, received_ns)
+        elif isinstance(msg, Edge):
+            self._edge(msg, received_ns)
+        if self.state == "error" and received_ns - (self.trouble_since or received_ns) >= CLEAN_SPELL_NS:
+            self._set("ok", received_ns, "hub lines are clean again")
+        elif self.state == "error" and self.trouble_since is None:
+            self._set("ok", received_ns, "hub is talking again")
+
+    def check_silence(self, now: int, silence_ns: int) -> None:
+        if self.state == "ok" and self.last_good_ns is not None and now - self.last_good_ns >= silence_ns:
+            self.trouble_since = None
+            self._set("error", now, f"hub silent for {(now - self.last_good_ns) / 1e9:.1f} s: is its firmware "
+                                    f"running? (an open REPL, e.g. Thonny's, stops it)")
+
+    def _check_seq(self, msg, now: int) -> None:
+        if isinstance(msg, Boot):
+            self.expected_seq = (msg.seq + 1) & 0xFFFF
+            return
+        if self.expected_seq is not None and msg.seq != self.expected_seq:
+            gap = (msg.seq - self.expected_seq) & 0xFFFF
+            self.stats.lost += gap
+            self._trouble(now, f"{gap} line(s) from the hub lost (sequence {self.expected_seq} expected, {msg.seq} came)")
+        self.expected_seq = (msg.seq + 1) & 0xFFFF
+
+    def _heartbeat(self, msg: Heartbeat, now: int) -> None:
+        if self.clock.period != msg.period:
+            self.clock.reset(msg.period)
+        self.stats.version = msg.version
+        if msg.dropped > self.stats.dropped_on_hub:
+            self._trouble(now, f"the hub dropped {msg.dropped - self.stats.dropped_on_hub} edge(s): too many at once")
+        self.stats.dropped_on_hub = msg.dropped
+        t = self.clock.to_host(msg.t_us, now)
+        if msg.pinmap_id != self.pinmap_id:
+            self._trouble(now, f"the hub's firmware was built for another pin map (hub {msg.pinmap_id}, here "
+                               f"{self.pinmap_id}): run `python -m companion.sensors.hubpins` and copy "
+                               f"firmware/hub_pins.py to the Pico")
+        if not self.synced:
+            self.synced = True
+            for i, name in enumerate(self.names):
+                self.kit.initial(name, bool(msg.mask >> i & 1), t, f"hub GP{self.kit.pin_map.sensor(name).pico_gp}")
+
+    def _edge(self, msg: Edge, now: int) -> None:
+        if not self.clock.period:
+            self._trouble(now, "an edge came before the hub said its clock period; ignored")
+            return
+        t = self.clock.to_host(msg.t_us, now)
+        if msg.name not in self.kit.inputs:
+            self.stats.unknown_sensor += 1
+            self._trouble(now, f"the hub reports sensor {msg.name!r}, which is not in the pin map")
+            return
+        self.kit.edge(msg.name, msg.active, t)
+
+    def _trouble(self, now: int, message: str) -> None:
+        self.trouble_since = now
+        if self.state == "ok":
+            self._set("error", now, message)
+
+    def _set(self, state: str, now: int, message: str) -> None:
+        if state == self.state:
+            return
+        if state == "ok":
+            self.trouble_since = None
+        self.state = state
+        self.kit.report("hub", state, message, now)
+
+
+class HubBackend:
+    """backend "hub": a reader thread owns the port, reopens it when the hub comes back."""
+
+    name = "hub"
+    debounces = True
+
+    def __init__(self, port: str = "auto", open_port: Callable[[str], object] = open_serial,
+                 retry_s: float = 1.0, silence_s: float = 3.0):
+        self.port_name = port
+        self.open_port = open_port
+        self.retry_s = retry_s
+        self.silence_ns = int(silence_s * 1e9)
+        self.link: HubLink | None = None
+        self._port = None
+        self._partial = b""
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def stats(self) -> HubStats:
+        return self.link.stats
+
+    def start(self, kit) -> None:
+        kit.pin_map.require("pico_gp")
+        self.kit = kit
+        self.link = HubLink(kit)
+        self._thread = threading.Thread(target=self._run, name="sensor-hub-reader", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+            self._thread = None
+        self._close_port()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self._step()
+            except Exception as exc:  # noqa: BLE001 - the reader must outlive any one bad moment
+                self._close_port()
+                self.link.disconnected(self.kit.clock(), f"unexpected {type(exc).__name__}: {exc}")
+                self._stop.wait(self.retry_s)
+
+    def _step(self) -> None:
+        if self._port is None:
+            try:
+                self._port = self.open_port(self.port_name)
+            except Exception as exc:  # noqa: BLE001 - serial, OS and "not found" errors alike
+                self.link.disconnected(self.kit.clock(), str(exc) or type(exc).__name__)
+                self._stop.wait(self.retry_s)
+                return
+            self._partial = b""
+            self.link.connected(self.kit.clock(), getattr(self._port, "port", None) or self.port_name)
+        try:
+            chunk = self._port.readline()
+        except Exception as exc:  # noqa: BLE001 - SerialException, OSError on unplug
+            self._close_port()
+            self.link.disconnected(self.kit.clock(), str(exc) or type(exc).__name__)
+            return
+        now = self.kit.clock()
+        if not chunk:
+            self.link.check_silence(now, self.silence_ns)
+            return
+        data = self._partial + chunk
+        if not data.endswith(b"\n"):
+            if len(data) > 2 * MAX_LINE:
+                self._partial = b""
+                self.link.feed(data, now)  # counted as corrupt
+            else:
+                self._partial = data
+            return
+        self._partial = b""
+        self.link.feed(data, now)
+        self.link.check_silence(now, self.silence_ns)
+
+    def _close_port(self) -> None:
+        port, self._port = self._port, None
+        if port is not None:
+            try:
+                port.close()
+            except Exception:  # noqa: BLE001 - an unplugged port may refuse to close
+                pass

@@ -1,0 +1,57 @@
+"""Writes firmware/hub_pins.py from the pin map, so pin numbers live only in hardware/pinmap.json.
+
+    python -m companion.sensors.hubpins [PIN_MAP] [--check]
+
+--check exits 1 when the checked-in file differs (the tests run it); copy the result to the Pico.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .hubprotocol import hub_sensors, pinmap_id
+from .pinmap import SHIPPED_PIN_MAP, PinMap, load_pin_map
+
+FIRMWARE_PINS = SHIPPED_PIN_MAP.parent.parent / "firmware" / "hub_pins.py"
+
+
+def render(pin_map: PinMap) -> str:
+    sensors = hub_sensors(pin_map)
+
+    def row(values) -> str:
+        return "(" + "".join(f"{v!r}, " for v in values) + ")"
+
+    return "\n".join([
+        "# Generated from hardware/pinmap.json by `python -m companion.sensors.hubpins`: do not edit here.",
+        f"PINMAP_ID = {pinmap_id(pin_map)!r}",
+        f"NAMES = {row(s.name for s in sensors)}",
+        f"GP = {row(s.pico_gp for s in sensors)}",
+        f"ACTIVE_HIGH = {row(int(s.active_high) for s in sensors)}",
+        f"PULL = {row(s.pull for s in sensors)}",
+        f"DEBOUNCE_US = {row(s.debounce_ns // 1000 for s in sensors)}",
+        "",
+    ])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m companion.sensors.hubpins", description=__doc__.split("\n")[0])
+    parser.add_argument("pin_map", nargs="?", help="pin map file (default: the shipped one)")
+    parser.add_argument("--out", default=str(FIRMWARE_PINS), help="where to write hub_pins.py")
+    parser.add_argument("--check", action="store_true", help="only check that the file is up to date")
+    args = parser.parse_args(argv)
+    text = render(load_pin_map(args.pin_map))
+    out = Path(args.out)
+    if args.check:
+        current = out.read_text(encoding="utf-8") if out.exists() else ""
+        if current != text:
+            print(f"{out} is out of date with the pin map; run `python -m companion.sensors.hubpins`", file=sys.stderr)
+            return 1
+        return 0
+    out.write_text(text, encoding="utf-8")
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
