@@ -1,0 +1,117 @@
+"""Settled rolls: read the dice once, when they have stopped moving.
+
+Motion is found by frame differencing inside the tray, on a small, blurred grey copy whose brightness is
+normalised to its mean (so lighting flicker and auto-exposure steps are not motion) with a per-pixel
+threshold well above sensor noise. The detector keeps the first frame of the current still period as its
+reference; any frame that differs from it starts a new still period, so slow creeping counts as motion.
+
+When the tray has been still for `settle_ms` (measured only with the frames' own `t`), the reader runs
+once and one `DiceSettled` is produced, if the reader found dice. While dice roll or a hand moves in the
+tray nothing is produced. After a roll has fired, nothing fires again until the tray has changed against
+the picture of that roll: the same dice lying still, or a hand passing by without touching them, do not
+re-fire; picking the dice up and rolling again does.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from ..events import DiceSettled, DieReading
+from .sources import Frame
+
+Box = tuple[int, int, int, int]
+
+
+class Reader(Protocol):
+    def read(self, frame_bgr: np.ndarray, tray: Box | None = None) -> list[DieReading]: ...
+
+
+@dataclasses.dataclass(frozen=True)
+class MotionSettings:
+    """How motion is measured. `work_width` is the width the tray is shrunk to before differencing;
+    `pixel_threshold` is a grey-level step (of 255, after normalising the mean to 128);
+    `min_changed_fraction` of the tray's pixels must change for the frame to count as motion."""
+
+    work_width: int = 200
+    blur_sigma: float = 1.0
+    pixel_threshold: int = 20
+    min_changed_fraction: float = 0.0004
+    min_changed_pixels: int = 4
+
+
+class MotionMeter:
+    """Turns frames into small normalised grey images and says whether two of them differ."""
+
+    def __init__(self, tray: Box | None = None, settings: MotionSettings = MotionSettings()):
+        self.tray = tray
+        self.settings = settings
+
+    def prepare(self, image: np.ndarray) -> np.ndarray:
+        if self.tray is not None:
+            x0, y0, x1, y1 = self.tray
+            image = image[y0:y1, x0:x1]
+            if image.size == 0:
+                raise ValueError(f"tray {self.tray} lies outside the {image.shape[1]}x{image.shape[0]} frame")
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+        height, width = grey.shape
+        if width > self.settings.work_width:
+            size = (self.settings.work_width, max(1, round(height * self.settings.work_width / width)))
+            grey = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
+        grey = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), self.settings.blur_sigma)
+        return grey * (128.0 / max(float(grey.mean()), 1.0))
+
+    def changed_pixels(self, a: np.ndarray, b: np.ndarray) -> int:
+        return int(np.count_nonzero(np.abs(a - b) > self.settings.pixel_threshold))
+
+    def differ(self, a: np.ndarray, b: np.ndarray) -> bool:
+        if a.shape != b.shape:
+            return True
+        limit = max(self.settings.min_changed_pixels, self.settings.min_changed_fraction * a.size)
+        return self.changed_pixels(a, b) > limit
+
+
+class SettleDetector:
+    """Feed it every frame; it returns a `DiceSettled` once per roll, else None."""
+
+    def __init__(self, reader: Reader, *, settle_ms: float = 300, tray: Box | None = None,
+                 motion: MotionSettings = MotionSettings()):
+        if settle_ms < 0:
+            raise ValueError(f"settle_ms must not be negative, got {settle_ms}")
+        self.reader = reader
+        self.tray = tray
+        self.settle_ns = int(settle_ms * 1e6)
+        self.meter = MotionMeter(tray, motion)
+        self._reference: np.ndarray | None = None
+        self._still_since = 0
+        self._checked_this_still = False
+        self._fired_picture: np.ndarray | None = None
+        self.moving = False
+
+    def reset(self) -> None:
+        """Forget everything: the next still tray fires again."""
+        self._reference = None
+        self._fired_picture = None
+        self._checked_this_still = False
+
+    def feed(self, frame: Frame) -> DiceSettled | None:
+        picture = self.meter.prepare(frame.image)
+        if self._reference is None or self.meter.differ(picture, self._reference):
+            self._reference = picture
+            self._still_since = frame.t
+            self._checked_this_still = False
+            self.moving = True
+            return None
+        self.moving = False
+        if self._checked_this_still or frame.t - self._still_since < self.settle_ns:
+            return None
+        self._checked_this_still = True
+        if self._fired_picture is not None and not self.meter.differ(picture, self._fired_picture):
+            return None
+        dice = self.reader.read(frame.image, self.tray)
+        if not dice:
+            return None
+        self._fired_picture = picture
+        return DiceSettled(frame.t, tuple(dice))

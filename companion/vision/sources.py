@@ -1,0 +1,272 @@
+"""Frame sources: everything that yields `Frame(t, image)` — a camera, a video file, a folder of images or
+a recorded session — behind one small interface, chosen by a spec string (`open_source`).
+
+`t` is `time.monotonic_ns()` read once when a live frame is captured; files and folders get timestamps
+from their frame rate or a fixed interval, recordings the ones they were recorded with. Images are BGR
+uint8, ready for OpenCV.
+
+A live camera (`LiveSource`) that cannot be opened at start raises `CameraMissing` with a message naming
+what to check. A camera lost mid-game is reopened with back-off while `CameraHealth` events report
+"lost", "reopening" and "ok" again; the frames simply pause, nothing else stops. The clock and sleep are
+injectable so this is tested without hardware.
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+from typing import Callable, Iterator, Protocol, Sequence
+
+import numpy as np
+
+from ..events import CameraHealth
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+DEFAULT_BACKOFF_S = (0.5, 1.0, 2.0, 5.0)
+
+
+@dataclasses.dataclass(frozen=True)
+class Frame:
+    t: int
+    image: np.ndarray
+
+
+class SourceError(Exception):
+    """A source spec or file that cannot be used; the message says why."""
+
+
+class CameraMissing(SourceError):
+    """No camera could be opened at start."""
+
+
+class CameraFailed(Exception):
+    """A camera stopped delivering frames."""
+
+
+PICAMERA2_HINT = ("check the ribbon cable (seated at both ends, contacts the right way round), that "
+                  "`rpicam-hello --list-cameras` lists the camera, that this user is in the `video` group, "
+                  "and that no other process (another companion, an rpicam app) holds the camera")
+USB_HINT = ("check the USB cable, that `v4l2-ctl --list-devices` lists the camera, that this user is in the "
+            "`video` group, and that no other process holds the camera")
+
+
+class Camera(Protocol):
+    """A live camera: open() raises CameraMissing, read() raises CameraFailed."""
+
+    name: str
+
+    def open(self) -> None: ...
+
+    def read(self) -> np.ndarray: ...
+
+    def close(self) -> None: ...
+
+
+class Picamera2Camera:
+    """The Raspberry Pi camera through picamera2 (Debian's python3-picamera2, imported only when opened).
+
+    Configured as RGB888, which libcamera lays out as B, G, R bytes: exactly OpenCV's BGR, 3 channels.
+    """
+
+    name = "picamera2"
+
+    def __init__(self, width: int = 1280, height: int = 720, index: int = 0):
+        self.width, self.height, self.index = width, height, index
+        self._camera = None
+
+    def open(self) -> None:
+        try:
+            from picamera2 import Picamera2  # type: ignore[import-not-found]
+        except ImportError:
+            raise CameraMissing(
+                "picamera2 is not installed: on the Pi run `sudo apt install python3-picamera2` and make the "
+                "venv with --system-site-packages (pip cannot install it); or use --camera usb:0") from None
+        try:
+            camera = Picamera2(self.index)
+            camera.configure(camera.create_preview_configuration(
+                main={"format": "RGB888", "size": (self.width, self.height)}))
+            camera.start()
+        except Exception as exc:  # picamera2 raises IndexError, RuntimeError, OSError for a missing camera
+            raise CameraMissing(f"cannot open the Pi camera {self.index} ({exc}): {PICAMERA2_HINT}") from None
+        self._camera = camera
+
+    def read(self) -> np.ndarray:
+        if self._camera is None:
+            raise CameraFailed("the Pi camera is not open")
+        try:
+            image = self._camera.capture_array()
+        except Exception as exc:
+            raise CameraFailed(f"the Pi camera stopped delivering frames ({exc})") from None
+        return np.ascontiguousarray(image[:, :, :3])
+
+    def close(self) -> None:
+        if self._camera is not None:
+            try:
+                self._camera.stop()
+                self._camera.close()
+            except Exception:
+                pass
+            self._camera = None
+
+
+class VideoCaptureCamera:
+    """A USB (V4L2) camera through OpenCV's VideoCapture."""
+
+    def __init__(self, index: int, width: int = 1280, height: int = 720):
+        self.index, self.width, self.height = index, width, height
+        self.name = f"usb:{index}"
+        self._capture = None
+
+    def open(self) -> None:
+        import cv2
+
+        capture = cv2.VideoCapture(self.index)
+        if not capture.isOpened():
+            capture.release()
+            raise CameraMissing(f"cannot open USB camera {self.index} (/dev/video{self.index}): {USB_HINT}")
+        capture.set(cv2.CAP_PROP_FRAME_WIDTH, self.width)
+        capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self.height)
+        self._capture = capture
+
+    def read(self) -> np.ndarray:
+        if self._capture is None:
+            raise CameraFailed(f"USB camera {self.index} is not open")
+        ok, image = self._capture.read()
+        if not ok or image is None:
+            raise CameraFailed(f"USB camera {self.index} stopped delivering frames")
+        return image
+
+    def close(self) -> None:
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
+
+
+class LiveSource:
+    """Frames from a live camera, stamped with the clock as they arrive, reopened with back-off when lost.
+
+    `on_health` receives CameraHealth events; iteration ends only when `stop()` is called.
+    """
+
+    def __init__(self, camera: Camera, *, on_health: Callable[[CameraHealth], None] | None = None,
+                 clock: Callable[[], int] = time.monotonic_ns, sleep: Callable[[float], None] = time.sleep,
+                 backoff_s: Sequence[float] = DEFAULT_BACKOFF_S):
+        self.camera = camera
+        self.on_health = on_health or (lambda event: None)
+        self.clock, self.sleep = clock, sleep
+        self.backoff_s = tuple(backoff_s)
+        self._stopped = False
+        self._opened = False
+
+    def stop(self) -> None:
+        self._stopped = True
+
+    def close(self) -> None:
+        self.stop()
+        self.camera.close()
+
+    def _health(self, state: str, message: str) -> None:
+        self.on_health(CameraHealth(self.clock(), state, message))
+
+    def __iter__(self) -> Iterator[Frame]:
+        if not self._opened:
+            self.camera.open()  # CameraMissing propagates: at start, the person must fix something
+            self._opened = True
+        while not self._stopped:
+            try:
+                image = self.camera.read()
+            except CameraFailed as exc:
+                self._health("lost", f"{self.camera.name}: {exc}")
+                self._reopen()
+                continue
+            yield Frame(self.clock(), image)
+
+    def _reopen(self) -> None:
+        attempt = 0
+        while not self._stopped:
+            self.camera.close()
+            self.sleep(self.backoff_s[min(attempt, len(self.backoff_s) - 1)])
+            attempt += 1
+            self._health("reopening", f"{self.camera.name}: reopening, attempt {attempt}")
+            try:
+                self.camera.open()
+            except CameraMissing as exc:
+                self._health("lost", str(exc))
+                continue
+            self._health("ok", f"{self.camera.name}: camera back after {attempt} attempt(s)")
+            return
+
+
+class VideoFileSource:
+    """Frames of a video file; t advances by the file's frame interval from `t0`."""
+
+    def __init__(self, path: str | Path, t0: int = 0, fallback_fps: float = 30.0):
+        self.path = Path(path)
+        self.t0 = t0
+        self.fallback_fps = fallback_fps
+
+    def __iter__(self) -> Iterator[Frame]:
+        import cv2
+
+        capture = cv2.VideoCapture(str(self.path))
+        if not capture.isOpened():
+            raise SourceError(f"cannot read video file {self.path}: not a video OpenCV can decode")
+        fps = capture.get(cv2.CAP_PROP_FPS) or self.fallback_fps
+        try:
+            index = 0
+            while True:
+                ok, image = capture.read()
+                if not ok:
+                    return
+                yield Frame(self.t0 + int(round(index * 1e9 / fps)), image)
+                index += 1
+        finally:
+            capture.release()
+
+
+class FolderSource:
+    """The images of a folder in name order, `interval_ms` apart from `t0`."""
+
+    def __init__(self, path: str | Path, interval_ms: float = 100.0, t0: int = 0):
+        self.path = Path(path)
+        self.interval_ms = interval_ms
+        self.t0 = t0
+        self.files = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self.files:
+            raise SourceError(f"folder {self.path} has no images ({', '.join(IMAGE_SUFFIXES)})")
+
+    def __iter__(self) -> Iterator[Frame]:
+        import cv2
+
+        for index, path in enumerate(self.files):
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is None:
+                raise SourceError(f"cannot read image {path}")
+            yield Frame(self.t0 + int(round(index * self.interval_ms * 1e6)), image)
+
+
+def open_source(spec: str, *, width: int = 1280, height: int = 720,
+                on_health: Callable[[CameraHealth], None] | None = None,
+                clock: Callable[[], int] = time.monotonic_ns, sleep: Callable[[float], None] = time.sleep,
+                interval_ms: float = 100.0, realtime: bool = False):
+    """A frame source for `spec`: "picamera2", "usb:N", a video file, a folder of images, or a recording
+    directory (one with frames.jsonl). `realtime` paces a recording at its recorded speed."""
+    if spec == "picamera2":
+        return LiveSource(Picamera2Camera(width, height), on_health=on_health, clock=clock, sleep=sleep)
+    if spec.startswith("usb:"):
+        try:
+            index = int(spec[4:])
+        except ValueError:
+            raise SourceError(f"bad camera spec {spec!r}: usb:N needs a device number, like usb:0") from None
+        return LiveSource(VideoCaptureCamera(index, width, height), on_health=on_health, clock=clock, sleep=sleep)
+    path = Path(spec)
+    if not path.exists():
+        raise SourceError(f"no camera or file {spec!r}: use picamera2, usb:N, a video file, a folder of images "
+                          f"or a recording directory")
+    if path.is_dir():
+        from .recording import FRAMES_INDEX, RecordingSource
+
+        if (path / FRAMES_INDEX).exists():
+            return RecordingSource(path, realtime=realtime, clock=clock, sleep=sleep)
+        return FolderSource(path, interval_ms=interval_ms)
+    return VideoFileSource(path)
