@@ -1,0 +1,95 @@
+"""The event side of a recorded session, and replaying a session through the table.
+
+A session directory holds `events.jsonl`: one JSON object per line, each an event's JSON form
+(companion.events, with its `type` and monotonic `t` in nanoseconds), in the order the table received
+them. The vision recorder (companion.vision.recording) adds the camera frames to the same directory
+(frames.jsonl and the frames themselves); replaying the events alone reproduces the game, because the
+settled rolls the camera produced are among the events.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+from ..events import BadEvent, Event, event_from_json
+from .owner import Outcome, Table
+
+EVENTS_FILE = "events.jsonl"
+
+
+class BadRecording(ValueError):
+    pass
+
+
+class EventRecorder:
+    """Appends every event to events.jsonl, flushed line by line (a crash loses at most the last line)."""
+
+    def __init__(self, directory: str | Path):
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self._file = open(self.directory / EVENTS_FILE, "a", encoding="utf-8")
+        self._lock = threading.Lock()
+
+    def __call__(self, event: Event) -> None:
+        line = json.dumps(event.to_json(), separators=(",", ":"))
+        with self._lock:
+            self._file.write(line + "\n")
+            self._file.flush()
+
+    def close(self) -> None:
+        with self._lock:
+            self._file.close()
+
+
+def write_events(directory: str | Path, events: list[Event]) -> Path:
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / EVENTS_FILE
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("".join(json.dumps(e.to_json(), separators=(",", ":")) + "\n" for e in events), encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def read_events(directory: str | Path) -> list[Event]:
+    path = Path(directory) / EVENTS_FILE
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise BadRecording(f"{directory} is not a recorded session: {EVENTS_FILE} is missing") from None
+    events = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            events.append(event_from_json(json.loads(line)))
+        except (json.JSONDecodeError, BadEvent, KeyError, TypeError, ValueError) as exc:
+            raise BadRecording(f"{path} line {number}: {exc}") from None
+    return events
+
+
+def replay(events: list[Event], table: Table, *, fast: bool = False, speed: float = 1.0, after: int = -1,
+           on_ack: Callable[[int, Outcome], None] | None = None, stop: threading.Event | None = None,
+           sleep: Callable[[float], None] = time.sleep) -> int:
+    """Drive the table with recorded events, each one acknowledged before the next is sent, so the same
+    recording gives the same game every time. Real time (scaled by `speed`) unless `fast`. Events at or
+    before position `after` are skipped (resuming after a restart). Returns the number sent."""
+    sent = 0
+    previous_t = None
+    for position, event in enumerate(events):
+        if stop is not None and stop.is_set():
+            break
+        if position <= after:
+            previous_t = event.t
+            continue
+        if not fast and previous_t is not None and event.t > previous_t:
+            sleep((event.t - previous_t) / 1e9 / speed)
+        previous_t = event.t
+        outcome = table.submit(event, position=position).result()
+        sent += 1
+        if on_ack is not None:
+            on_ack(position, outcome)
+    return sent

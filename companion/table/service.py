@@ -1,0 +1,82 @@
+"""The service assembled: the journal, the table, the camera and the sensors (or the demo), in one process.
+
+A missing camera or sensor kit degrades that one feature: the table gets a health event whose message the
+page shows, and everything else runs.
+"""
+from __future__ import annotations
+
+import logging
+import shutil
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from ..config import Settings
+from ..events import CameraHealth, Event, SensorHealth
+from .journal import Journal
+from .owner import Table
+
+log = logging.getLogger(__name__)
+
+
+class Service:
+    def __init__(self, settings: Settings, *, demo: bool = False, on_loop: Callable[[], None] | None = None,
+                 tap: Callable[[Event], None] | None = None, state_dir: str | Path | None = None,
+                 demo_speed: float = 1.0):
+        self.settings = settings
+        self.demo = demo
+        self.state_dir = Path(state_dir) if state_dir else settings.state_dir
+        self.demo_speed = demo_speed
+        self.messages: dict[str, str] = {}
+        self.camera: Any = None
+        self.sensors: Any = None
+        self.demo_player: Any = None
+        journal_dir = self.state_dir / "demo-journal" if demo else self.state_dir
+        if demo and journal_dir.exists():
+            shutil.rmtree(journal_dir)  # the demo starts from scratch each time
+        self.journal = Journal(journal_dir)
+        self.table = Table(self.journal, on_loop=on_loop, tap=tap)
+
+    def start(self) -> "Service":
+        self.table.start()
+        if self.demo:
+            from .demo import DemoPlayer, demo_sessions
+
+            self.demo_player = DemoPlayer(self.table, demo_sessions(self.state_dir), speed=self.demo_speed).start()
+            return self
+        self._start_sensors()
+        self._start_camera()
+        return self
+
+    def stop(self) -> None:
+        for part in (self.demo_player, self.camera, self.sensors):
+            if part is not None:
+                try:
+                    (getattr(part, "stop", None) or part.close)()
+                except Exception:  # stopping is best effort; the journal is already durable
+                    log.exception("stopping %s failed", type(part).__name__)
+        self.table.stop()
+        self.journal.close()
+
+    def _start_sensors(self) -> None:
+        backend = self.settings["sensors"]["backend"]
+        if backend == "none":
+            return
+        try:
+            from ..sensors.kit import open_sensor_kit
+
+            self.sensors = open_sensor_kit(self.settings, self.table.submit).start()
+        except Exception as exc:
+            message = f"the sensors ({backend}) are not working: {exc}. The page still works; tap what happens."
+            self.messages["sensors"] = message
+            self.table.submit(SensorHealth(t=time.monotonic_ns(), sensor="kit", state="error", message=message))
+
+    def _start_camera(self) -> None:
+        try:
+            from .camera import open_camera
+
+            self.camera = open_camera(self.settings, self.table.submit)
+        except Exception as exc:
+            message = f"no camera: {exc}. Type the dice on the page instead."
+            self.messages["camera"] = message
+            self.table.submit(CameraHealth(t=time.monotonic_ns(), state="missing", message=message))

@@ -1,0 +1,104 @@
+"""Synthetic recorded sessions: a whole game as the camera and the sensors would report it.
+
+A seeded playout of the real engine is turned into the events the table would receive at a real table:
+the start request from the page, a `DiceSettled` for every roll the camera reads (Matterhorn, Mountain
+Goats), `BallEntered`/`BallLanded` from the gates (Magic Mountain), `ZoneState`s and a `BananaSqueaked`
+for every duel (Banana Matcho), and a `PlayerAction` for every choice a person taps. Deterministic from
+the seed, small (a few hundred lines of JSON), used by the tests, the demo and `companion record
+--synthetic`.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..events import (BallEntered, BallLanded, BananaSqueaked, DiceSettled, DieReading, Event, PlayerAction,
+                      ZoneState)
+from ..games import registry
+from ..games.api import CHANCE, Player, State
+from ..games.simulate import player_names
+
+CAMERA_GAMES = ("matterhorn", "mountain-goats")
+COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"]
+
+
+class SessionTooLong(RuntimeError):
+    pass
+
+
+def start_command(game: str, players: int, variants: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"do": "start", "game": game, "variants": variants or {},
+            "players": [{"name": n, "colour": c} for n, c in zip(player_names(players), COLOURS)]}
+
+
+def die_readings(values: list[Any], rng: random.Random) -> tuple[DieReading, ...]:
+    out = []
+    for i, value in enumerate(values):
+        x, y = 80.0 + 110 * i + rng.randint(-15, 15), 200.0 + rng.randint(-40, 40)
+        out.append(DieReading(value=value, center=(x, y), box=(x - 30, y - 30, x + 30, y + 30),
+                              confidence=round(rng.uniform(0.9, 1.0), 3)))
+    return tuple(out)
+
+
+def generate(game: str, seed: int, players: int = 2, variants: dict[str, Any] | None = None,
+             step_ns: int = 1_200_000_000, max_events: int = 5000) -> list[Event]:
+    rng = random.Random(seed)
+    game_def = registry.get_game(game)
+    command = start_command(game, players, variants)
+    state = game_def.new_state([Player(p["name"], p["colour"]) for p in command["players"]], variants or {})
+    t = 1_000_000_000
+    events: list[Event] = [PlayerAction(t=t, action=command, source="page")]
+    while not state.is_over():
+        if len(events) > max_events:
+            raise SessionTooLong(f"{game} did not end within {max_events} events (seed {seed})")
+        t += step_ns + rng.randint(0, step_ns // 2)
+        new_events = _next_events(game, state, rng, t)
+        events.extend(new_events)
+    return events
+
+
+def _next_events(game: str, state: State, rng: random.Random, t: int) -> list[Event]:
+    """The events for one step of the playout; applies that step to `state`."""
+    if state.current_player() == CHANCE:
+        request = state.chance_request()
+        if game in CAMERA_GAMES and request is not None and request.kind == "dice":
+            values = [rng.choice(request.faces) for _ in range(request.count)]
+            state.apply(state.chance_action(values))
+            return [DiceSettled(t=t, dice=die_readings(values, rng))]
+        if game == "banana-matcho":
+            return _duel_events(state, rng, t)
+        action = state.sample_chance(rng)
+        state.apply(action)
+        return [PlayerAction(t=t, action={"do": "play", "action": action.to_json()})]
+    action = rng.choice(state.legal_actions())
+    data = action.to_json()
+    state.apply(action)
+    if game == "magic-mountain" and "opening" in data:
+        return [BallEntered(t=t, opening=data["opening"]), BallLanded(t=t + 900_000_000)]
+    return [PlayerAction(t=t, action={"do": "play", "action": data})]
+
+
+def _duel_events(state: State, rng: random.Random, t: int) -> list[Event]:
+    """One Banana Matcho duel outcome as the camera's zones and the banana report it."""
+    from .inputs import ZoneHistory, squeak_decision, Play
+
+    action = state.sample_chance(rng)
+    data = action.to_json()
+    fruit, matcho = data.get("fruit"), data.get("matcho")
+    if fruit is None or matcho is None:
+        state.apply(action)
+        return [PlayerAction(t=t, action={"do": "play", "action": data})]
+    zones = [ZoneState(t=t - 200_000_000, zone="fruit", dice=die_readings(list(fruit), rng)),
+             ZoneState(t=t - 150_000_000, zone="matcho", dice=die_readings(list(matcho), rng))]
+    squeak = BananaSqueaked(t=t)
+    history = ZoneHistory()
+    for z in zones:
+        history.add(z)
+    decision = squeak_decision(state, squeak, history)
+    events: list[Event] = [*zones, squeak]
+    if isinstance(decision, Play) and decision.actions == [action]:
+        state.apply(action)
+        return events
+    state.apply(action)
+    events.append(PlayerAction(t=t + 500_000_000, action={"do": "choose", "option": data.get("side", "fruit")}))
+    return events

@@ -1,0 +1,191 @@
+"""The page's Flask app: the page, a small JSON API, the live stream and the camera view.
+
+The app never touches an engine: it reads the table's latest view and posts commands through the table's
+queue, waiting for the answer. Every request is checked (local network, same origin, the join-code hook);
+a bad one gets a 4xx JSON `{"ok": false, "message": ...}` that the page shows, and the game is unchanged.
+"""
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from flask import Flask, Response, jsonify, render_template, request
+
+from ..games import registry
+from . import boards
+from .security import JoinCheck, Refused, allow_everyone, check_client, check_same_origin
+from .stream import Broadcaster, TooManyStreams
+
+MAX_BODY_BYTES = 16 * 1024
+COMMAND_TIMEOUT_S = 10.0
+
+
+def game_infos() -> list[dict[str, Any]]:
+    infos = []
+    for name in registry.GAME_MODULES:
+        try:
+            infos.append(registry.get_game(name).info())
+        except (ImportError, AttributeError):
+            continue  # an engine that is not part of this build
+    return infos
+
+
+def decorate(view: dict[str, Any]) -> dict[str, Any]:
+    """The view plus what only the page needs: the board drawing."""
+    game = view.get("game")
+    if not game:
+        return view
+    return {**view, "game": {**game, "board": boards.render(game)}}
+
+
+def create_app(service, *, allow_outside: bool = False, max_streams: int = 16, demo: bool = False,
+               join_check: JoinCheck = allow_everyone, keepalive: float = 15.0) -> Flask:
+    app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    app.json.sort_keys = False
+    table = service.table
+    broadcaster = Broadcaster(max_streams, decorate, keepalive)
+    broadcaster.publish(table.view())
+    stop_listening = table.listen(broadcaster.publish)
+    app.extensions["companion"] = {"broadcaster": broadcaster, "stop": stop_listening}
+
+    def fail(status: int, message: str) -> Response:
+        response = jsonify({"ok": False, "message": message})
+        response.status_code = status
+        return response
+
+    @app.before_request
+    def guard():
+        try:
+            check_client(request.remote_addr, allow_outside)
+            check_same_origin(request.method, request.headers, request.host)
+            if request.method == "POST":
+                if demo:
+                    raise Refused(403, "this is the demo: it plays itself. Run `companion serve` to play a game.")
+                reason = join_check(request)
+                if reason:
+                    raise Refused(403, reason)
+        except Refused as exc:
+            return fail(exc.status, exc.message)
+        return None
+
+    @app.errorhandler(404)
+    def not_found(_exc):
+        return fail(404, f"there is nothing at {request.path}")
+
+    @app.errorhandler(405)
+    def bad_method(_exc):
+        return fail(405, f"{request.method} is not allowed on {request.path}")
+
+    @app.errorhandler(413)
+    def too_big(_exc):
+        return fail(413, f"a request is at most {MAX_BODY_BYTES} bytes")
+
+    @app.errorhandler(Exception)
+    def crashed(exc):
+        if hasattr(exc, "code") and hasattr(exc, "description"):
+            return fail(int(exc.code), str(exc.description))
+        app.logger.exception("request failed")
+        return fail(500, f"the companion hit a problem: {type(exc).__name__}")
+
+    @app.get("/")
+    def page():
+        return render_template("index.html", demo=demo)
+
+    @app.get("/api/state")
+    def state():
+        return jsonify(broadcaster.latest() or decorate(table.view()))
+
+    @app.get("/api/games")
+    def games():
+        return jsonify({"games": game_infos()})
+
+    @app.get("/api/history")
+    def history():
+        return jsonify({"games": service.journal.games(limit=50)})
+
+    @app.get("/api/history/<int:game_id>")
+    def game_history(game_id: int):
+        row = service.journal.game(game_id)
+        if row is None:
+            return fail(404, f"there is no game number {game_id}")
+        steps: list[dict[str, Any]] = []
+        for op, data in service.journal.ops(game_id):
+            if op == "undo":
+                if steps:
+                    steps.pop()
+            else:
+                steps.append({"action": data["action"], **data["info"]})
+        return jsonify({**row, "steps": steps})
+
+    @app.post("/api/command")
+    def command():
+        if not request.is_json:
+            return fail(415, "send the request as JSON (Content-Type: application/json)")
+        try:
+            body = json.loads(request.get_data(as_text=True) or "null")
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            return fail(400, f"the request is not valid JSON: {exc}")
+        try:
+            outcome = table.request(body if isinstance(body, dict) else {"do": body}, timeout=COMMAND_TIMEOUT_S)
+        except TimeoutError:
+            return fail(503, "the table is busy; try again")
+        if not outcome.ok:
+            return fail(400, outcome.message)
+        return jsonify({**outcome.to_json(), "state": broadcaster.latest()})
+
+    @app.get("/events")
+    def events():
+        try:
+            box = broadcaster.open()
+        except TooManyStreams as exc:
+            return fail(503, str(exc))
+        return Response(broadcaster.stream(box), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    @app.get("/camera.jpg")
+    def camera():
+        camera = getattr(service, "camera", None)
+        if camera is None:
+            return fail(404, service_message(service, "camera") or "no camera in this session")
+        jpeg = camera.latest_jpeg()
+        if jpeg is None:
+            return fail(404, "the camera has not produced a frame yet")
+        return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    @app.get("/api/reading.jpg")
+    def reading():
+        camera = getattr(service, "camera", None)
+        jpeg = camera.reading_jpeg() if camera is not None else None
+        if jpeg is None:
+            return fail(404, "no photo of the last roll")
+        return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    @app.post("/api/tray")
+    def tray():
+        camera = getattr(service, "camera", None)
+        if camera is None:
+            return fail(409, "there is no camera to calibrate")
+        body = request.get_json(silent=True)
+        box = body.get("tray") if isinstance(body, dict) else None
+        if box == "auto":
+            camera.set_tray(None)
+            return jsonify({"ok": True, "tray": "auto"})
+        if (not isinstance(box, list) or len(box) != 4
+                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in box)
+                or box[0] >= box[2] or box[1] >= box[3]):
+            return fail(400, "the tray is \"auto\" or [x0, y0, x1, y1] in pixels with x0 < x1 and y0 < y1")
+        camera.set_tray(tuple(box))
+        return jsonify({"ok": True, "tray": box})
+
+    @app.get("/api/health")
+    def health():
+        return jsonify({"ok": True, "streams": broadcaster.open_streams, "time": time.time()})
+
+    return app
+
+
+def service_message(service, feature: str) -> str:
+    messages = getattr(service, "messages", {}) or {}
+    return messages.get(feature, "")

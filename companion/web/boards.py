@@ -1,0 +1,222 @@
+"""The live boards, drawn as SVG from each engine's state JSON (the page never needs to know the rules).
+
+Matterhorn: the pyramid of lines 12 to 5 and the summit, with tokens, obstacles and climbers.
+Mountain Goats: the six mountains 5–10 (and the Big Mountain when played), goats and tokens left.
+Magic Mountain: the coloured path from the top, the figures on it, and the goal tile.
+Banana Matcho: the wonder tree, its spaces and the monkeys.
+A state the drawing does not understand gives a plain "no board" picture, never an error.
+"""
+from __future__ import annotations
+
+from html import escape
+from typing import Any, Callable
+
+PALETTE = {"red": "#d7263d", "blue": "#1b6ec2", "green": "#2e9e44", "yellow": "#f2c230", "purple": "#7d3cb5",
+           "orange": "#f08a24", "black": "#222", "white": "#f4f4f4", "pink": "#e76fb1", "brown": "#8a5a2b"}
+FALLBACK = ["#d7263d", "#1b6ec2", "#2e9e44", "#f2c230", "#7d3cb5", "#f08a24"]
+
+
+def player_colour(players: list[dict[str, Any]], index: int) -> str:
+    if 0 <= index < len(players):
+        colour = (players[index].get("colour") or "").lower()
+        if colour in PALETTE:
+            return PALETTE[colour]
+    return FALLBACK[index % len(FALLBACK)]
+
+
+def svg(width: int, height: int, body: list[str], label: str) -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
+            f'aria-label="{escape(label)}" class="board-svg">' + "".join(body) + "</svg>")
+
+
+def text(x: float, y: float, words: Any, size: int = 14, anchor: str = "middle", fill: str = "#333",
+         weight: str = "normal") -> str:
+    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" fill="{fill}" '
+            f'font-weight="{weight}">{escape(str(words))}</text>')
+
+
+def circle(x: float, y: float, r: float, fill: str, stroke: str = "#555", width: float = 1.5, extra: str = "") -> str:
+    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{fill}" stroke="{stroke}" stroke-width="{width}"{extra}/>'
+
+
+# -- Matterhorn ------------------------------------------------------------------------------------------
+def matterhorn(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
+    per_line = {int(k): int(v) for k, v in state["board"]["circles_per_line"].items()}
+    widest = max(per_line.values())
+    step, r = 48, 19
+    width = widest * step + 100
+    lines = sorted(per_line, reverse=True)  # 12 at the bottom
+    height = (len(lines) + 1) * step + 60
+    body = [f'<polygon points="{width / 2:.0f},10 {width - 20},{height - 10} 20,{height - 10}" fill="#e8eef5"/>']
+    where: dict[tuple[int, int], int] = {}
+    summit: list[int] = []
+    for p, pair in enumerate(state.get("climbers", [])):
+        for spot in pair:
+            if spot == "summit":
+                summit.append(p)
+            elif isinstance(spot, list) and len(spot) == 2:
+                where[(int(spot[0]), int(spot[1]))] = p
+    for row, line in enumerate(sorted(per_line)):  # 5 at the top
+        y = 60 + (row + 1) * step
+        n = per_line[line]
+        x0 = (width - (n - 1) * step) / 2
+        body.append(text(22, y + 5, line, 15, "start", "#4a5a6a", "bold"))
+        marks = state.get("tokens", {}).get(str(line), "." * n)
+        for i in range(n):
+            x = x0 + i * step
+            mark = marks[i] if i < len(marks) else "."
+            if (line, i + 1) in where:
+                body.append(circle(x, y, r, player_colour(players, where[(line, i + 1)]), "#222", 3))
+            elif mark == "A":
+                body.append(circle(x, y, r, "#fff7cc", "#c9a100", 3) + text(x, y + 6, "★", 18, fill="#c9a100"))
+            elif mark == "o":
+                body.append(circle(x, y, r, "#6b6b6b", "#333", 2) + text(x, y + 6, "✕", 18, fill="#fff"))
+            else:
+                body.append(circle(x, y, r, "#fff"))
+    body.append(circle(width / 2, 40, 26, "#fff", "#7a8896", 3))
+    body.append(text(width / 2, 16, "Summit", 14, fill="#4a5a6a", weight="bold"))
+    for k, p in enumerate(summit):
+        body.append(circle(width / 2 - 10 + 20 * (k % 2), 40 - 8 + 16 * (k // 2), 8, player_colour(players, p), "#222", 2))
+    return svg(int(width), int(height), body, "Matterhorn board")
+
+
+# -- Mountain Goats ----------------------------------------------------------------------------------------
+def mountain_goats(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
+    spaces = {int(k): int(v) for k, v in state["board"]["spaces"].items()}
+    mountains = sorted(spaces)
+    big = state.get("variants", {}).get("big_mountain")
+    col, row_h = 92, 58
+    tallest = max(spaces.values())
+    width = col * (len(mountains) + (1.6 if big else 0)) + 20
+    height = (tallest + 1) * row_h + 90
+    body: list[str] = []
+    goats = state.get("goats", [])
+    tokens_left = state.get("tokens_left", [])
+    for i, m in enumerate(mountains):
+        x = 20 + col * i + col / 2
+        top = height - 50 - spaces[m] * row_h
+        body.append(f'<polygon points="{x:.0f},{top - 30:.0f} {x + col / 2 - 4:.0f},{height - 40} '
+                    f'{x - col / 2 + 4:.0f},{height - 40}" fill="#dfe9d8" stroke="#9bb08f"/>')
+        for s in range(1, spaces[m] + 1):
+            y = height - 50 - s * row_h
+            summit = s == spaces[m]
+            body.append(f'<rect x="{x - 30:.0f}" y="{y - 18:.0f}" width="60" height="36" rx="8" '
+                        f'fill="{"#fff4c2" if summit else "#fff"}" stroke="#6f8466" stroke-width="{3 if summit else 1.5}"/>')
+        left = tokens_left[i] if i < len(tokens_left) else "?"
+        body.append(text(x, top - 38, f"{left} left", 13, fill="#5a6b52"))
+        body.append(text(x, height - 14, m, 22, fill="#2f3f2a", weight="bold"))
+        for p, row in enumerate(goats):
+            pos = row[i] if i < len(row) else 0
+            if pos is None or pos < 0:
+                continue
+            y = height - 50 - pos * row_h if pos > 0 else height - 40
+            gx = x - 21 + 14 * (p % 4)
+            body.append(circle(gx, y, 9, player_colour(players, p), "#222", 2))
+    if big:
+        x = 20 + col * len(mountains) + col * 0.8
+        body.append(text(x, 22, "Big Mountain", 14, fill="#2f3f2a", weight="bold"))
+        occupied = {int(s): int(p) for s, p, _m in state.get("big_mountain", [])}
+        for k, s in enumerate(range(24, 10, -1)):
+            y = 40 + k * (height - 80) / 14
+            fill = player_colour(players, occupied[s]) if s in occupied else "#fff"
+            body.append(f'<rect x="{x - 34:.0f}" y="{y:.0f}" width="68" height="{(height - 80) / 14 - 4:.0f}" rx="5" '
+                        f'fill="{fill}" stroke="#6f8466"/>' + text(x, y + 15, s, 12))
+    return svg(int(width), int(height), body, "Mountain Goats board")
+
+
+# -- Magic Mountain -----------------------------------------------------------------------------------------
+def magic_mountain(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
+    board = state["board"]
+    path = board["path"]
+    per_row, cell = 6, 64
+    rows = (len(path) + per_row - 1) // per_row
+    width, height = per_row * cell + 60, rows * cell + 200
+    body: list[str] = []
+    openings = int(board.get("openings", 6))
+    chosen = state.get("opening")
+    for k in range(1, openings + 1):
+        x = 30 + (k - 0.5) * (per_row * cell) / openings
+        fill = PALETTE.get(str(state.get("ball")), "#ddd") if chosen == k else "#eee"
+        body.append(circle(x, 24, 14, fill, "#555", 2) + text(x, 29, k, 13))
+    centres = {}
+    for s, colour in enumerate(path, start=1):
+        row, col = divmod(s - 1, per_row)
+        if row % 2:
+            col = per_row - 1 - col  # the path snakes down the mountain
+        x, y = 30 + col * cell + cell / 2, 70 + row * cell + cell / 2
+        centres[s] = (x, y)
+        body.append(f'<rect x="{x - 26:.0f}" y="{y - 26:.0f}" width="52" height="52" rx="12" '
+                    f'fill="{PALETTE.get(colour, "#ccc")}" fill-opacity="0.55" stroke="#555"/>')
+        body.append(text(x - 17, y - 13, s, 10, fill="#333"))
+    at_space: dict[int, list[str]] = {}
+    in_goal: list[str] = []
+    for figure, where in sorted(state.get("positions", {}).items()):
+        (in_goal if where == "goal" else at_space.setdefault(int(where), [])).append(figure)
+    for s, figures in at_space.items():
+        if s not in centres:
+            continue
+        x, y = centres[s]
+        for k, figure in enumerate(figures):
+            body.append(_figure(x - 8 + 16 * k, y + 6, figure))
+    gy = 70 + rows * cell + 20
+    body.append(f'<rect x="30" y="{gy}" width="{per_row * cell}" height="90" rx="16" fill="#f6e7c1" stroke="#a07b2c" stroke-width="2"/>')
+    body.append(text(width / 2, gy + 22, "Master Balduin", 16, fill="#6b4e12", weight="bold"))
+    for k, figure in enumerate(in_goal):
+        body.append(_figure(60 + 30 * k, gy + 60, figure))
+    return svg(int(width), int(height), body, "Magic Mountain board")
+
+
+def _figure(x: float, y: float, figure: str) -> str:
+    witch = figure.startswith("W")
+    fill = "#3a2a4a" if witch else "#fdfdfd"
+    shape = (f'<polygon points="{x:.0f},{y - 22:.0f} {x + 11:.0f},{y + 6:.0f} {x - 11:.0f},{y + 6:.0f}" fill="{fill}" stroke="#222" stroke-width="2"/>'
+             if witch else circle(x, y - 6, 11, fill, "#222", 2))
+    return shape + text(x, y + 20, figure, 10, fill="#222", weight="bold")
+
+
+# -- Banana Matcho ------------------------------------------------------------------------------------------
+def banana_matcho(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
+    top = int(state.get("board", {}).get("top_space", state.get("top_space", 30)))
+    positions = state.get("positions") or state.get("monkeys") or []
+    per_row, cell = 6, 58
+    rows = (top + per_row) // per_row
+    width, height = per_row * cell + 80, rows * cell + 140
+    body = [f'<rect x="{width / 2 - 24:.0f}" y="40" width="48" height="{height - 60:.0f}" fill="#8a5a2b" rx="10"/>',
+            f'<ellipse cx="{width / 2:.0f}" cy="60" rx="{width / 2 - 10:.0f}" ry="50" fill="#4f9a3a" opacity="0.45"/>']
+    centres = {}
+    for s in range(top + 1):
+        row, col = divmod(s, per_row)
+        if row % 2:
+            col = per_row - 1 - col
+        x, y = 40 + col * cell + cell / 2, height - 40 - row * cell
+        centres[s] = (x, y)
+        basket = s == top
+        body.append(circle(x, y, 22 if basket else 20, "#ffe066" if basket else "#fffbe8", "#8a5a2b", 3 if basket else 1.5))
+        body.append(text(x, y + 5, "🧺" if basket else ("Start" if s == 0 else s), 12 if s else 10))
+    stacks: dict[int, int] = {}
+    for p, space in enumerate(positions):
+        space = max(0, min(top, int(space)))
+        k = stacks.get(space, 0)
+        stacks[space] = k + 1
+        x, y = centres[space]
+        body.append(circle(x + 12 - 6 * k, y - 12 - 4 * k, 9, player_colour(players, p), "#222", 2))
+    return svg(int(width), int(height), body, "Banana Matcho wonder tree")
+
+
+RENDERERS: dict[str, Callable[[dict[str, Any], list[dict[str, Any]]], str]] = {
+    "matterhorn": matterhorn,
+    "mountain-goats": mountain_goats,
+    "magic-mountain": magic_mountain,
+    "banana-matcho": banana_matcho,
+}
+
+
+def render(game: dict[str, Any]) -> str:
+    """The SVG board of a game view (companion.table.view.game_view)."""
+    renderer = RENDERERS.get(game.get("name", ""))
+    if renderer is not None:
+        try:
+            return renderer(game["state"], game.get("players", []))
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            pass
+    return svg(300, 60, [text(150, 36, f"{game.get('title', 'This game')}: no board drawing", 14)], "no board")

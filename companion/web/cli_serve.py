@@ -1,0 +1,138 @@
+"""`companion serve [--demo]`: the companion in one process — the table, the camera, the sensors and the
+page, served by waitress. `--demo` plays recorded games instead of the camera and sensors."""
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+
+from ..cli import CliError
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--demo", action="store_true", help="play a recorded demo game; no camera or sensors needed")
+    parser.add_argument("--settings", help="the settings file (TOML); default: built-in defaults and COMPANION_* variables")
+    parser.add_argument("--host", help="address to listen on (default: service.host)")
+    parser.add_argument("--port", type=int, help="port (default: service.port)")
+    parser.add_argument("--state-dir", help="where games are kept (default: service.state_dir)")
+    parser.add_argument("--demo-speed", type=float, default=1.0, help="demo playback speed (default 1.0 = real time)")
+
+
+def build(args):
+    """The settings, the service and the app for these arguments (also used by the tests and the bench)."""
+    from ..config import BadSettings, load_settings
+    from ..table.journal import JournalError
+    from ..table.service import Service
+    from .app import create_app
+
+    overrides: dict = {"service": {}}
+    if args.host:
+        overrides["service"]["host"] = args.host
+    if args.port is not None:
+        overrides["service"]["port"] = args.port
+    if args.state_dir:
+        overrides["service"]["state_dir"] = args.state_dir
+    try:
+        settings = load_settings(args.settings, overrides=overrides)
+    except BadSettings as exc:
+        raise CliError(str(exc)) from None
+    if args.demo_speed <= 0:
+        raise CliError(f"--demo-speed must be above 0, got {args.demo_speed}")
+    heartbeat, watchdog = _watchdog()
+    try:
+        service = Service(settings, demo=args.demo, on_loop=heartbeat.beat if heartbeat else None,
+                          demo_speed=args.demo_speed)
+    except JournalError as exc:
+        raise CliError(str(exc)) from None
+    app = create_app(service, allow_outside=settings["security"]["allow_outside"],
+                     max_streams=settings["service"]["max_streams"], demo=args.demo)
+    if settings["security"]["join_code"] and not args.demo:
+        from .joincode import JoinCodes, install
+
+        install(app, JoinCodes(settings.state_dir))
+    return settings, service, app, watchdog
+
+
+def _watchdog():
+    try:
+        from ..sdnotify import Heartbeat, Notifier, Watchdog
+    except ImportError:
+        return None, None
+    import time
+
+    notifier = Notifier()
+    if not notifier.enabled:
+        return None, None
+    heartbeat = Heartbeat(max_silence=max(5.0, (notifier.watchdog_seconds or 30.0) / 2), clock=time.monotonic)
+    return heartbeat, Watchdog(notifier, heartbeat.healthy)
+
+
+def run(args) -> int:
+    from waitress.server import create_server
+
+    settings, service, app, watchdog = build(args)
+    host, port = settings["service"]["host"], settings["service"]["port"]
+    threads = max(4, settings["service"]["threads"])
+    if settings["service"]["max_streams"] >= threads:
+        raise CliError(f"service.max_streams ({settings['service']['max_streams']}) must be below service.threads "
+                       f"({threads}): every open page holds a thread")
+    try:
+        server = create_server(app, host=host, port=port, threads=threads, channel_timeout=60,
+                               ident="companion")
+    except OSError as exc:
+        raise CliError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    service.start()
+    for name, url in _addresses(settings, server.effective_port):
+        print(f"The companion{' demo' if args.demo else ''} is on {url}{name}", flush=True)
+    for feature, message in service.messages.items():
+        print(f"{feature}: {message}", flush=True)
+    if watchdog is not None:
+        watchdog.notifier.ready("serving the page")
+        watchdog.start()
+    announcer = _announce(settings, server.effective_port)
+    stop = threading.Event()
+
+    def shutdown(*_):
+        stop.set()
+        server.close()
+
+    signal.signal(signal.SIGTERM, shutdown)
+    try:
+        server.run()
+    except (KeyboardInterrupt, OSError):
+        pass
+    finally:
+        app.extensions["companion"]["broadcaster"].stop()
+        if announcer is not None:
+            announcer.close()
+        if watchdog is not None:
+            watchdog.notifier.stopping()
+        service.stop()
+    return 0
+
+
+def _addresses(settings, port: int) -> list[tuple[str, str]]:
+    host = settings["service"]["host"]
+    if host not in ("0.0.0.0", "::", ""):
+        return [("", f"http://{host}:{port}/")]
+    out = [("", f"http://127.0.0.1:{port}/")]
+    try:
+        from ..announce import lan_addresses
+
+        out += [(" (from phones on this network)", f"http://{a}:{port}/") for a in lan_addresses()]
+    except Exception:  # the numeric address list is a help only
+        pass
+    return out
+
+
+def _announce(settings, port: int):
+    if not settings["service"]["mdns"] or settings["service"]["host"] in ("127.0.0.1", "localhost"):
+        return None
+    try:
+        from ..announce import Announcer, lan_addresses
+
+        announcer = Announcer(port, lan_addresses())
+        return announcer if announcer.start() else None
+    except Exception:
+        return None

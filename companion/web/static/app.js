@@ -1,0 +1,364 @@
+// The page: draws the table's view, sent whole on every change by Server-Sent Events.
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"];
+  const DEMO = document.body.dataset.demo === "yes";
+  let view = null;
+  let games = [];
+  let chosenGame = null;
+  let chanceValues = [];
+  let fixIndex = null;
+  let showStart = false;
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "onclick") node.addEventListener("click", v);
+      else if (k === "class") node.className = v;
+      else node.setAttribute(k, v);
+    }
+    for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    return node;
+  }
+
+  function toast(message) {
+    const t = $("toast");
+    t.textContent = message;
+    t.hidden = false;
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(() => { t.hidden = true; }, 6000);
+  }
+
+  async function send(command) {
+    if (DEMO) { toast("This is the demo: it plays itself."); return null; }
+    try {
+      const response = await fetch("/api/command", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(command),
+      });
+      const body = await response.json();
+      if (!response.ok) { toast(body.message || "That did not work."); return null; }
+      if (body.state) render(body.state);
+      return body;
+    } catch (err) {
+      toast("The companion cannot be reached. Is it still on?");
+      return null;
+    }
+  }
+
+  // -- live stream -------------------------------------------------------------------------------
+  function connect() {
+    const source = new EventSource("/events");
+    source.addEventListener("state", (e) => {
+      $("link").textContent = "live";
+      $("link").className = "link on";
+      render(JSON.parse(e.data));
+    });
+    source.onerror = () => { $("link").textContent = "reconnecting…"; $("link").className = "link off"; };
+  }
+
+  // -- drawing the view ------------------------------------------------------------------------------
+  function render(next) {
+    if (view && next.version < view.version) return;
+    view = next;
+    window.companionView = next;
+    const game = next.game;
+    renderHealth(next.health || {});
+    const starting = !game || showStart;
+    $("start").hidden = !starting;
+    $("live").hidden = starting;
+    $("title").textContent = game ? game.title : "The companion";
+    if (starting) { renderStart(); return; }
+    $("turn").textContent = game.turn;
+    $("prompt").textContent = next.notice ? `${game.prompt}  (${next.notice})` : game.prompt;
+    $("board").innerHTML = game.board || "";
+    renderQuestion(next.question, game);
+    renderReading(game);
+    renderChance(game, next.question);
+    renderMoves(game);
+    renderScores(game);
+    renderOdds(game.odds);
+    renderHistory(game);
+    renderSummary(game);
+    $("undo").disabled = !game.can_undo;
+    document.body.dataset.version = next.version;
+  }
+
+  function renderHealth(health) {
+    const box = $("health");
+    box.replaceChildren();
+    for (const [what, h] of Object.entries(health)) {
+      if (h.state === "ok") continue;
+      const name = what === "camera" ? "Camera" : what.replace("sensor:", "Sensor ");
+      box.append(el("p", { class: "warn" }, `${name}: ${h.message || h.state}`));
+    }
+  }
+
+  function renderQuestion(question, game) {
+    const box = $("question");
+    box.replaceChildren();
+    box.hidden = !question;
+    if (!question) return;
+    box.append(el("p", {}, question.text));
+    for (const option of question.options || []) {
+      box.append(el("button", { class: "big", onclick: () => send({ do: "choose", option: option.option }) }, option.label));
+    }
+  }
+
+  function renderReading(game) {
+    const reading = game.last_reading;
+    $("reading").hidden = !reading || game.over;
+    if (!reading) return;
+    const dice = $("reading-dice");
+    dice.replaceChildren();
+    reading.values.forEach((value, i) => {
+      const unsure = (reading.unsure || []).includes(i);
+      dice.append(el("button", { class: "die" + (unsure ? " unsure" : "") + (fixIndex === i ? " picked" : ""),
+        "aria-label": `die ${i + 1}: ${value}`, onclick: () => { fixIndex = fixIndex === i ? null : i; render(view); } }, value));
+    });
+    const faces = facesOf(game, reading.values);
+    const fix = $("fix");
+    fix.replaceChildren();
+    fix.hidden = fixIndex === null;
+    for (const face of faces) {
+      fix.append(el("button", { class: "die face", onclick: async () => {
+        const index = fixIndex; fixIndex = null;
+        await send({ do: "correct", index: index, value: face });
+      } }, face));
+    }
+    const photo = $("reading-photo");
+    if (reading.dice && reading.dice.length && !reading.typed) {
+      photo.src = "/api/reading.jpg?v=" + reading.t;
+      photo.onerror = () => { photo.hidden = true; };
+      photo.onload = () => { photo.hidden = false; };
+    } else photo.hidden = true;
+  }
+
+  function facesOf(game, values) {
+    if (game.chance && game.chance.faces) return game.chance.faces;
+    if (values.every((v) => Number.isInteger(v))) return [1, 2, 3, 4, 5, 6];
+    return [...new Set(values)];
+  }
+
+  function renderChance(game, question) {
+    const request = question && question.kind === "dice" ? question : game.chance;
+    const box = $("chance");
+    box.hidden = !request || game.over;
+    if (!request) { chanceValues = []; return; }
+    const count = request.count;
+    $("chance-title").textContent = question && question.kind === "dice" ? "Tap the dice as they lie" :
+      (game.chance.prompt || "Enter the outcome") + (game.chance.kind === "dice" ? " — or let the camera read it" : "");
+    if (question && question.reading && chanceValues.length === 0 && !renderChance.prefilled) {
+      chanceValues = question.reading.values.slice(0, count);
+      renderChance.prefilled = true;
+    }
+    if (!question) renderChance.prefilled = false;
+    const chosen = $("chance-chosen");
+    chosen.replaceChildren();
+    chanceValues.forEach((v, i) => chosen.append(el("button", { class: "die", title: "tap to remove",
+      onclick: () => { chanceValues.splice(i, 1); render(view); } }, v)));
+    for (let i = chanceValues.length; i < count; i++) chosen.append(el("span", { class: "die empty" }, "?"));
+    const faces = $("chance-faces");
+    faces.replaceChildren();
+    for (const face of request.faces) {
+      faces.append(el("button", { class: "die face", onclick: async () => {
+        if (count === 1) { await send({ do: "dice", values: [face] }); chanceValues = []; return; }
+        if (chanceValues.length < count) chanceValues.push(face);
+        render(view);
+      } }, face));
+    }
+    $("chance-send").hidden = count === 1;
+    $("chance-send").disabled = chanceValues.length !== count;
+  }
+
+  function renderMoves(game) {
+    const box = $("moves");
+    box.replaceChildren();
+    for (const move of game.legal || []) {
+      box.append(el("button", { class: "move", onclick: () => send({ do: "play", action: move.action }) }, move.text));
+    }
+  }
+
+  function renderScores(game) {
+    const table = $("scores");
+    table.replaceChildren();
+    game.players.forEach((p, i) => {
+      const row = el("tr", { class: i === game.current_player ? "current" : "" },
+        el("td", {}, el("span", { class: "dot", style: `background:${p.colour || COLOURS[i % COLOURS.length]}` }), p.name),
+        el("td", { class: "num" }, game.scores[i] ?? ""));
+      if ((game.winners || []).includes(i)) row.classList.add("winner");
+      table.append(row);
+    });
+  }
+
+  function renderOdds(odds) {
+    const box = $("odds");
+    box.replaceChildren();
+    $("odds-box").hidden = !odds;
+    if (odds) box.append(describe(odds, 0));
+  }
+
+  function describe(value, depth) {
+    if (value === null || typeof value !== "object") return document.createTextNode(String(value));
+    const list = el("ul", { class: "odds" });
+    const entries = Array.isArray(value) ? value.map((v, i) => [i + 1, v]) : Object.entries(value);
+    for (const [k, v] of entries.slice(0, 40)) {
+      const item = el("li", {}, el("b", {}, String(k).replaceAll("_", " ") + ": "));
+      item.append(depth > 3 ? document.createTextNode(JSON.stringify(v)) : describe(v, depth + 1));
+      list.append(item);
+    }
+    return list;
+  }
+
+  function renderHistory(game) {
+    const list = $("history");
+    list.replaceChildren();
+    list.start = Math.max(1, game.history_count - game.history.length + 1);
+    for (const step of game.history) {
+      const who = step.who >= 0 && game.players[step.who] ? game.players[step.who].name + ": " : "";
+      list.append(el("li", {}, who + step.text));
+    }
+  }
+
+  function renderSummary(game) {
+    const box = $("summary");
+    box.hidden = !game.over;
+    if (!game.over) return;
+    const names = (game.winners || []).map((i) => game.players[i].name);
+    box.replaceChildren(el("h2", {}, names.length ? `🎉 ${names.join(" and ")} won!` : "The game is over"),
+      el("p", {}, `${game.history_count} steps played.`));
+  }
+
+  // -- starting a game ------------------------------------------------------------------------------
+  async function loadGames() {
+    const response = await fetch("/api/games");
+    games = (await response.json()).games;
+    if (view) render(view);
+  }
+
+  function renderStart() {
+    const choice = $("game-choice");
+    if (!choice.childElementCount || choice.dataset.count !== String(games.length)) {
+      choice.replaceChildren();
+      choice.dataset.count = games.length;
+      for (const info of games) {
+        choice.append(el("button", { class: "big game", "data-game": info.name, onclick: () => pickGame(info) }, info.title));
+      }
+    }
+    for (const b of choice.children) b.classList.toggle("picked", chosenGame && b.dataset.game === chosenGame.name);
+    loadResumable();
+  }
+
+  function pickGame(info) {
+    chosenGame = info;
+    $("setup").hidden = false;
+    const players = $("players");
+    const count = Math.max(info.min_players, Math.min(2, info.max_players));
+    while (players.childElementCount > info.max_players) players.lastChild.remove();
+    while (players.childElementCount < count) addPlayer();
+    const variants = $("variants");
+    variants.replaceChildren();
+    for (const v of info.variants) {
+      const id = "variant-" + v.name;
+      if (v.choices.length === 2 && v.choices.includes(true) && v.choices.includes(false)) {
+        const box = el("input", { type: "checkbox", id, "data-variant": v.name });
+        box.checked = v.default === true;
+        variants.append(el("label", { class: "variant" }, box, " " + v.description));
+      } else {
+        const select = el("select", { id, "data-variant": v.name });
+        for (const c of v.choices) {
+          const option = el("option", { value: JSON.stringify(c) }, String(c));
+          if (c === v.default) option.selected = true;
+          select.append(option);
+        }
+        variants.append(el("label", { class: "variant" }, v.description + " ", select));
+      }
+    }
+    renderStart();
+  }
+
+  function addPlayer() {
+    const players = $("players");
+    if (chosenGame && players.childElementCount >= chosenGame.max_players) { toast(`${chosenGame.title} takes at most ${chosenGame.max_players} players`); return; }
+    const i = players.childElementCount;
+    const colour = el("select", { class: "colour", "aria-label": "colour" });
+    for (const c of COLOURS) colour.append(el("option", { value: c }, c));
+    colour.value = COLOURS[i % COLOURS.length];
+    const name = el("input", { class: "name", "aria-label": "name", value: "", placeholder: `Player ${i + 1}`, maxlength: 24 });
+    players.append(el("li", {}, name, colour, el("button", { type: "button", class: "small", "aria-label": "remove",
+      onclick: (e) => e.target.closest("li").remove() }, "✕")));
+  }
+
+  async function startGame() {
+    if (!chosenGame) { toast("Choose a game first"); return; }
+    const players = [...$("players").children].map((li, i) => ({
+      name: li.querySelector(".name").value.trim() || li.querySelector(".name").placeholder,
+      colour: li.querySelector(".colour").value,
+    }));
+    const variants = {};
+    for (const input of $("variants").querySelectorAll("[data-variant]")) {
+      variants[input.dataset.variant] = input.type === "checkbox" ? input.checked : JSON.parse(input.value);
+    }
+    const done = await send({ do: "start", game: chosenGame.name, players, variants });
+    if (done) { showStart = false; render(view); }
+  }
+
+  async function loadResumable() {
+    if (loadResumable.busy) return;
+    loadResumable.busy = true;
+    try {
+      const response = await fetch("/api/history");
+      const rows = (await response.json()).games.filter((g) => !g.finished && (!view.game || view.game.id !== g.id));
+      const list = $("resume-list");
+      list.replaceChildren();
+      $("resume").hidden = rows.length === 0;
+      for (const row of rows.slice(0, 5)) {
+        const names = row.setup.players.map((p) => p.name).join(", ");
+        list.append(el("li", {}, el("button", { class: "small", onclick: async () => {
+          if (await send({ do: "resume", game_id: row.id })) { showStart = false; render(view); }
+        } }, `${row.game} — ${names}`)));
+      }
+    } finally { loadResumable.busy = false; }
+  }
+
+  // -- camera ----------------------------------------------------------------------------------------
+  function refreshCamera() {
+    const details = $("camera-box").querySelector("details");
+    if (details.open) {
+      const img = $("camera");
+      const probe = new Image();
+      probe.onload = () => { img.src = probe.src; img.hidden = false; $("camera-note").hidden = true; };
+      probe.onerror = async () => {
+        img.hidden = true;
+        $("camera-note").hidden = false;
+        try { $("camera-note").textContent = (await (await fetch("/camera.jpg")).json()).message; } catch (e) { /* offline */ }
+      };
+      probe.src = "/camera.jpg?t=" + Date.now();
+    }
+    setTimeout(refreshCamera, 1000);
+  }
+
+  async function setTray() {
+    const text = $("tray").value.trim();
+    const tray = text === "" || text === "auto" ? "auto" : text.split(/[ ,]+/).map(Number);
+    try {
+      const response = await fetch("/api/tray", { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ tray }) });
+      const body = await response.json();
+      toast(response.ok ? "Tray set." : body.message);
+    } catch (err) { toast("The companion cannot be reached."); }
+  }
+
+  $("add-player").addEventListener("click", addPlayer);
+  $("start-game").addEventListener("click", startGame);
+  $("undo").addEventListener("click", () => send({ do: "undo" }));
+  $("new-game").addEventListener("click", () => { showStart = true; render(view); });
+  $("chance-send").addEventListener("click", async () => {
+    const values = chanceValues.slice();
+    if (await send({ do: "dice", values })) chanceValues = [];
+  });
+  $("tray-set").addEventListener("click", setTray);
+  loadGames();
+  connect();
+  refreshCamera();
+})();

@@ -1,0 +1,114 @@
+"""Server-Sent Events: every open page gets the full view after every change.
+
+The broadcaster listens to the table; for each new view it draws the board once, encodes the SSE message
+once, and hands the same bytes to every open stream. Each stream has a one-slot mailbox: a page that falls
+behind skips straight to the newest view (a view is complete, so nothing is lost by skipping). A page that
+connects, or reconnects with Last-Event-ID, gets the current view at once. Streams send a keepalive comment
+when idle, and their number is capped (waitress holds one worker thread per open stream).
+"""
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any, Callable, Iterator
+
+KEEPALIVE_SECONDS = 15.0
+
+
+class TooManyStreams(Exception):
+    pass
+
+
+class Mailbox:
+    """Holds only the newest message; `take` waits for one."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._message: bytes | None = None
+        self.closed = False
+
+    def put(self, message: bytes) -> None:
+        with self._cond:
+            self._message = message
+            self._cond.notify()
+
+    def take(self, timeout: float) -> bytes | None:
+        with self._cond:
+            if self._message is None and not self.closed:
+                self._cond.wait(timeout)
+            message, self._message = self._message, None
+            return message
+
+    def close(self) -> None:
+        with self._cond:
+            self.closed = True
+            self._cond.notify()
+
+
+def encode(view: dict[str, Any]) -> bytes:
+    data = json.dumps(view, separators=(",", ":"))
+    return f"id: {view['version']}\nevent: state\ndata: {data}\n\n".encode()
+
+
+class Broadcaster:
+    def __init__(self, max_streams: int, decorate: Callable[[dict[str, Any]], dict[str, Any]] = lambda v: v,
+                 keepalive: float = KEEPALIVE_SECONDS):
+        self.max_streams = max_streams
+        self.decorate = decorate
+        self.keepalive = keepalive
+        self._lock = threading.Lock()
+        self._boxes: set[Mailbox] = set()
+        self._latest: tuple[dict[str, Any], bytes] | None = None
+        self._stopping = False
+
+    def publish(self, view: dict[str, Any]) -> None:
+        full = self.decorate(view)
+        message = encode(full)
+        with self._lock:
+            self._latest = (full, message)
+            boxes = list(self._boxes)
+        for box in boxes:
+            box.put(message)
+
+    def latest(self) -> dict[str, Any] | None:
+        latest = self._latest
+        return latest[0] if latest else None
+
+    @property
+    def open_streams(self) -> int:
+        return len(self._boxes)
+
+    def open(self) -> Mailbox:
+        with self._lock:
+            if len(self._boxes) >= self.max_streams:
+                raise TooManyStreams(f"too many live pages open ({self.max_streams}); close one and reload")
+            box = Mailbox()
+            self._boxes.add(box)
+            if self._latest is not None:
+                box.put(self._latest[1])
+        return box
+
+    def close(self, box: Mailbox) -> None:
+        box.close()
+        with self._lock:
+            self._boxes.discard(box)
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopping = True
+            boxes = list(self._boxes)
+        for box in boxes:
+            box.close()
+
+    def stream(self, box: Mailbox) -> Iterator[bytes]:
+        """The body of one SSE response; ends when the server stops or the client goes away."""
+        try:
+            yield b"retry: 2000\n\n"
+            while not box.closed:
+                message = box.take(self.keepalive)
+                if message is not None:
+                    yield message
+                elif not box.closed:
+                    yield b": keepalive\n\n"
+        finally:
+            self.close(box)
