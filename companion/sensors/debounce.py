@@ -57,11 +57,11 @@ class HealthChange:
 class HealthWatch:
     """Watches one debounced input: active for too long (a blocked gate, a stuck banana) and chatter.
 
-    Chatter — many raw edges a second with nothing pressed for long — is what a floating input without a
-    pull-up or a loose wire looks like.
+    Chatter is more activations in a second than a person or a ball can make: what a loose wire or a
+    floating input without a pull-up looks like. A bounce storm, however long, is one activation.
     """
 
-    CHATTER_EDGES = 200
+    CHATTER_ACTIVATIONS = 20
     CHATTER_WINDOW_NS = 1_000_000_000
 
     def __init__(self, kind: str, alarm_after_ns: int):
@@ -70,31 +70,31 @@ class HealthWatch:
         self.state = "ok"
         self.active_since: int | None = None
         self.window_start = 0
-        self.window_edges = 0
+        self.window_count = 0
+        self.last_activation = 0
         self.chatter = False
 
     def transition(self, tr: Transition) -> list[HealthChange]:
         self.active_since = tr.t if tr.active else None
-        if not tr.active and self.state == self.alarm_state:
-            return self._set("ok", tr.t, "released")
-        return []
-
-    def raw_edge(self, t: int) -> list[HealthChange]:
-        if t - self.window_start >= self.CHATTER_WINDOW_NS:
-            self.window_start, self.window_edges = t, 0
-        self.window_edges += 1
-        if self.window_edges > self.CHATTER_EDGES and not self.chatter:
-            self.chatter = True
-            return self._set("error", t, f"chatter: more than {self.CHATTER_EDGES} edges in a second")
-        return []
+        out: list[HealthChange] = []
+        if tr.active:
+            self.last_activation = tr.t
+            if tr.t - self.window_start >= self.CHATTER_WINDOW_NS:
+                self.window_start, self.window_count = tr.t, 0
+            self.window_count += 1
+            if self.window_count > self.CHATTER_ACTIVATIONS and not self.chatter:
+                self.chatter = True
+                out += self._set("error", tr.t, f"chatter: more than {self.CHATTER_ACTIVATIONS} activations in a second")
+        elif self.state == self.alarm_state:
+            out += self._set("ok", tr.t, "released")
+        return out
 
     def check(self, now: int) -> list[HealthChange]:
         out: list[HealthChange] = []
-        if self.chatter and now - self.window_start >= 2 * self.CHATTER_WINDOW_NS:
+        if self.chatter and now - self.last_activation >= 2 * self.CHATTER_WINDOW_NS:
             self.chatter = False
-            if self.state == "error":
-                out += self._set("ok", now, "quiet again")
-        if (self.active_since is not None and self.state != self.alarm_state
+            out += self._set("ok", now, "quiet again")
+        if (self.active_since is not None and self.state != self.alarm_state and not self.chatter
                 and now - self.active_since >= self.alarm_after_ns):
             out += self._set(self.alarm_state, now, f"active for {(now - self.active_since) / 1e9:.1f} s")
         return out

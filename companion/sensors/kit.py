@@ -93,7 +93,6 @@ class SensorKit:
             inp = self.inputs[name]
             if inp.failed:
                 return
-            self._health(inp, inp.health.raw_edge(t))
             for tr in inp.debouncer.edge(active, t):
                 self._transition(inp, tr)
 
