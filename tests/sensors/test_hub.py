@@ -1,0 +1,184 @@
+"""The hub's host driver: lines, checksums, sequence, clock, unplugging, and garbage on the wire."""
+import queue
+import random
+import time
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from companion.events import BallEntered, BananaSqueaked, SensorHealth
+from companion.sensors.fakeserial import FakeHubSocket, hub_line
+from companion.sensors.hub import HubBackend, HubClock, HubLink
+from companion.sensors.hubprotocol import BadLine, Edge, Heartbeat, parse_line, pinmap_id
+from companion.sensors.kit import SensorKit
+from companion.sensors.pinmap import load_pin_map
+
+from .conftest import FakeClock, drain
+
+PERIOD = 1 << 30
+PIN_MAP = load_pin_map()
+
+
+@pytest.fixture
+def link(pin_map, clock):
+    return make_link(pin_map, clock)
+
+
+def make_link(pin_map, clock):
+    events = queue.Queue()
+    kit = SensorKit(pin_map, events, clock, backend="none", poll_interval_s=None)
+    link = HubLink(kit)
+    link.connected(clock(), "/dev/ttyACM0")
+    link.events = events
+    link.pid = pinmap_id(pin_map)
+    drain(events)
+    return link
+
+
+def boot(link, clock, seq=0):
+    link.feed(hub_line(seq, f"B 1.0.0 {PERIOD} {link.pid}"), clock())
+    link.feed(hub_line(seq + 1, f"H 1.0.0 {PERIOD} {link.pid} 1000 0 0"), clock())
+
+
+def test_lines_parse_and_a_flipped_byte_is_caught():
+    assert parse_line(hub_line(7, "E gate3 1 123")) == Edge(7, "gate3", True, 123)
+    assert parse_line(hub_line(8, "H 1.0.0 1073741824 ba5b 5 0 3")) == Heartbeat(8, "1.0.0", PERIOD, "ba5b", 5, 0, 3)
+    good = hub_line(7, "E gate3 1 123")
+    with pytest.raises(BadLine, match="checksum mismatch"):
+        parse_line(good.replace(b"gate3", b"gate4"))
+    with pytest.raises(BadLine, match="malformed E line"):
+        parse_line(hub_line(1, "E gate3 2 123"))
+
+
+def test_an_edge_from_the_hub_becomes_an_event_at_host_time(link, clock):
+    first_heartbeat_at = clock()  # hub 1000 µs, taken as arriving without delay
+    boot(link, clock)
+    clock.advance(0.5)
+    link.feed(hub_line(2, f"H 1.0.0 {PERIOD} {link.pid} 501000 0 0"), clock.now + 300_000)  # 0.3 ms late
+    link.feed(hub_line(3, "E banana 1 600000"), clock.now + 200_000_000)  # a slow line: 100 ms late
+    assert drain(link.events) == [BananaSqueaked(first_heartbeat_at + 599_000_000)]
+
+
+def test_lost_and_corrupt_lines_are_counted_and_reported_once_then_recovery(link, clock):
+    boot(link, clock)
+    link.feed(hub_line(5, "E gate1 1 2000"), clock.advance(0.1))
+    link.feed(b"\x00\xffnoise*1234\n", clock.advance(0.1))
+    link.feed(hub_line(6, "E gate1 0 9000"), clock.advance(0.1))
+    events = drain(link.events)
+    assert [e.opening for e in events if isinstance(e, BallEntered)] == [1]
+    health = [e for e in events if isinstance(e, SensorHealth)]
+    assert [(e.sensor, e.state) for e in health] == [("hub", "error")]
+    assert "3 line(s) from the hub lost" in health[0].message
+    assert link.stats.lost == 3 and link.stats.corrupt == 1
+    for seq in range(7, 20):
+        link.feed(hub_line(seq, f"H 1.0.0 {PERIOD} {link.pid} {10000 + seq * 500000} 0 0"), clock.advance(0.5))
+    assert [(e.sensor, e.state) for e in drain(link.events)] == [("hub", "ok")]
+
+
+def test_a_hub_built_for_another_pin_map_is_reported(link, clock):
+    link.feed(hub_line(0, f"H 1.0.0 {PERIOD} 0000 1000 0 0"), clock())
+    [event] = drain(link.events)
+    assert event.state == "error" and "python -m companion.sensors.hubpins" in event.message
+
+
+def test_a_gate_blocked_when_the_hub_starts_counts_toward_blocked(link, clock):
+    link.feed(hub_line(0, f"B 1.0.0 {PERIOD} {link.pid}"), clock())
+    link.feed(hub_line(1, f"H 1.0.0 {PERIOD} {link.pid} 1000 0 {1 << 3}"), clock())  # input 3 is gate3
+    link.kit.poll(clock.advance(4))
+    [event] = drain(link.events)
+    assert (event.sensor, event.state) == ("gate3", "blocked") and "hub GP5" in event.message
+
+
+def test_a_silent_hub_is_reported_and_its_return_too(link, clock):
+    boot(link, clock)
+    link.check_silence(clock.advance(2.9), 3_000_000_000)
+    assert drain(link.events) == []
+    link.check_silence(clock.advance(0.2), 3_000_000_000)
+    [silent] = drain(link.events)
+    assert silent.state == "error" and "silent for 3.1 s" in silent.message and "Thonny" in silent.message
+    link.feed(hub_line(2, f"H 1.0.0 {PERIOD} {link.pid} 3101000 0 0"), clock())
+    assert [(e.sensor, e.state) for e in drain(link.events)] == [("hub", "ok")]
+
+
+def test_clock_unwraps_ticks_across_the_wrap():
+    c = HubClock()
+    c.reset(PERIOD)
+    assert c.unwrap(PERIOD - 100) == PERIOD - 100
+    assert c.unwrap(50) == PERIOD + 50
+    assert c.unwrap(PERIOD - 10) == PERIOD - 10  # a slightly older edge stamp, before the wrap
+    assert c.unwrap(400_000_000) == PERIOD + 400_000_000
+
+
+@settings(max_examples=60, deadline=None)
+@given(offset=st.integers(0, 10**15), start=st.integers(0, PERIOD - 1), seed=st.integers(0, 2**32))
+def test_clock_offset_is_robust_to_jitter_and_wrap(offset, start, seed):
+    rng = random.Random(seed)
+    c = HubClock()
+    c.reset(PERIOD)
+    true_hub_us = start
+    for i in range(200):
+        true_hub_us += rng.randint(100_000, 600_000)
+        delay = 200_000 if i % 10 == 0 else rng.randint(200_000, 20_000_000)  # 0.2–20 ms; every tenth fast
+        unwrapped_base = true_hub_us - start
+        received = offset + unwrapped_base * 1000 + delay
+        t = c.to_host(true_hub_us % PERIOD, received)
+        assert t <= received
+    # once fast lines have been seen, a stamp maps to within the fastest delay of the truth
+    assert abs(t - (offset + (true_hub_us - start) * 1000)) <= 200_000 + 1000
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.binary(max_size=200))
+def test_garbage_bytes_are_never_more_than_a_corrupt_line(data):
+    clock = FakeClock()
+    link = make_link(PIN_MAP, clock)
+    for piece in data.split(b"\n"):
+        link.feed(piece + b"\n", clock.advance(0.001))
+    assert link.stats.corrupt + link.stats.lines >= 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.one_of(
+    st.binary(max_size=60),
+    st.builds(lambda seq, body: hub_line(seq, body), st.integers(0, 70000), st.text(max_size=40)),
+    st.builds(lambda seq, n, lv, t: hub_line(seq, f"E {n} {lv} {t}"), st.integers(0, 65535),
+              st.sampled_from(["banana", "gate1", "gate7", "bottom"]), st.integers(0, 1), st.integers(0, 2**40)),
+), max_size=30))
+def test_fuzzed_hub_traffic_never_crashes_and_only_makes_known_events(lines):
+    clock = FakeClock()
+    link = make_link(PIN_MAP, clock)
+    boot(link, clock)
+    for line in lines:
+        link.feed(line, clock.advance(0.001))
+    for event in drain(link.events):
+        assert event.type in ("banana_squeaked", "ball_entered", "ball_landed", "sensor_health")
+
+
+def test_unplugging_and_replugging_the_hub_is_reported_and_resumes(pin_map):
+    socket = FakeHubSocket()
+    events = queue.Queue()
+    backend = HubBackend("/dev/ttyACM0", open_port=socket, retry_s=0.01, silence_s=60)
+    pid = pinmap_id(pin_map)
+    with SensorKit(pin_map, events, backend=backend, poll_interval_s=None):
+        assert socket.opened.acquire(timeout=5)
+        port = socket.current
+        port.send(hub_line(0, f"B 1.0.0 {PERIOD} {pid}") + hub_line(1, f"H 1.0.0 {PERIOD} {pid} 100 0 0"))
+        port.send(hub_line(2, "E gate2 1 200")[:9])  # half a line, then the rest
+        time.sleep(0.06)
+        port.send(hub_line(2, "E gate2 1 200")[9:])
+        up = events.get(timeout=5)
+        assert (up.sensor, up.state, up.message) == ("hub", "ok", "hub connected on /dev/ttyACM0")
+        entered = events.get(timeout=5)
+        assert isinstance(entered, BallEntered) and entered.opening == 2
+        socket.unplug()
+        down = events.get(timeout=5)
+        assert (down.sensor, down.state) == ("hub", "disconnected") and "disconnected" in down.message
+        time.sleep(0.05)  # a few failed reopen attempts while unplugged
+        socket.plug()
+        assert socket.opened.acquire(timeout=5)
+        up = events.get(timeout=5)
+        assert (up.sensor, up.state) == ("hub", "ok")
+        socket.current.send(hub_line(0, f"B 1.0.0 {PERIOD} {pid}") + hub_line(1, f"H 1.0.0 {PERIOD} {pid} 100 0 0")
+                            + hub_line(2, "E banana 1 300"))
+        assert isinstance(events.get(timeout=5), BananaSqueaked)
+    assert backend.stats.connects == 2 and backend.stats.disconnects == 1 and backend.stats.corrupt == 0
