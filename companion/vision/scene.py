@@ -14,6 +14,7 @@ same arguments give the same frames, and every frame carries its truth (`FrameTr
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import math
 from typing import Iterable, Iterator
@@ -31,6 +32,9 @@ TEXTURE_PX = 64
 
 # Local face normals and the value each shows: opposite faces sum to 7.
 _FACE_NORMALS = {1: (0, 0, 1), 6: (0, 0, -1), 2: (1, 0, 0), 5: (-1, 0, 0), 3: (0, 1, 0), 4: (0, -1, 0)}
+# Each face's texture axes in die coordinates: u to the texture's right, v = normal x u to its bottom.
+_FACE_U = {v: (0.0, 1.0, 0.0) if n[0] else (1.0, 0.0, 0.0) for v, n in _FACE_NORMALS.items()}
+_FACE_V = {v: tuple(float(c) for c in np.cross(n, _FACE_U[v])) for v, n in _FACE_NORMALS.items()}
 # Positions of pips on a face, in units of the face side, centred on the face.
 _PIPS = {
     1: [(0, 0)],
@@ -82,9 +86,13 @@ class CameraModel:
 
     @property
     def focal(self) -> float:
+        return self._focal
+
+    @functools.cached_property
+    def _focal(self) -> float:
         return self.width / (2 * math.tan(math.radians(self.hfov_deg) / 2))
 
-    @property
+    @functools.cached_property
     def distance(self) -> float:
         if self.distance_mm is not None:
             return self.distance_mm
@@ -96,6 +104,10 @@ class CameraModel:
 
     def pose(self) -> tuple[np.ndarray, np.ndarray]:
         """(rotation world->camera with rows right, down, forward; camera position)."""
+        return self._pose
+
+    @functools.cached_property
+    def _pose(self) -> tuple[np.ndarray, np.ndarray]:
         tilt = math.radians(self.tilt_deg)
         position = np.array([0.0, -self.distance * math.sin(tilt), self.distance * math.cos(tilt)])
         forward = -position / np.linalg.norm(position)
@@ -104,9 +116,9 @@ class CameraModel:
         return np.stack([right, down, forward]), position
 
     def project(self, points: np.ndarray) -> np.ndarray:
-        rotation, position = self.pose()
+        rotation, position = self._pose
         cam = (np.asarray(points, dtype=float).reshape(-1, 3) - position) @ rotation.T
-        f = self.focal
+        f = self._focal
         return np.stack([f * cam[:, 0] / cam[:, 2] + self.width / 2, f * cam[:, 1] / cam[:, 2] + self.height / 2], axis=1)
 
 
@@ -332,10 +344,9 @@ class SceneRenderer:
             if np.dot(n_world, position - centre) <= 0:
                 continue
             # Face axes: u along the face's local "right", v its local "down", so pip layouts read upright.
-            n_local = np.array(normal, dtype=float)
-            u_local = np.array([0.0, 1.0, 0.0]) if abs(n_local[0]) > 0.5 else np.array([1.0, 0.0, 0.0])
-            v_local = np.cross(n_local, u_local)
-            u, v = pose.rotation @ u_local * half, pose.rotation @ v_local * half
+            u_local = _FACE_U[value]
+            v_local = _FACE_V[value]
+            u, v = pose.rotation @ np.array(u_local) * half, pose.rotation @ np.array(v_local) * half
             quad = np.array([centre - u - v, centre + u - v, centre + u + v, centre - u + v])
             dst = (self.camera.project(quad) - (x0, y0)).astype(np.float32)
             src = np.float32([[0, 0], [TEXTURE_PX, 0], [TEXTURE_PX, TEXTURE_PX], [0, TEXTURE_PX]])

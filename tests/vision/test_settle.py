@@ -1,0 +1,117 @@
+"""Settled rolls on synthetic roll sequences, read by the generator's truth so only settling is tested."""
+import dataclasses
+import functools
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision.scene import CameraModel, TruthReader, roll_sequence
+from companion.vision.settle import SettleDetector
+from companion.vision.sources import Frame
+
+SMALL = CameraModel(200, 150, tilt_deg=20)
+
+
+@functools.lru_cache(maxsize=None)
+def sequence(seed, **options):
+    options.setdefault("camera", SMALL)
+    return tuple(roll_sequence(seed, **options))
+
+
+def replay(frames, **options):
+    detector = SettleDetector(TruthReader(frames), tray=frames[0].truth.tray, **options)
+    return [(event, scene.truth) for scene in frames if (event := detector.feed(scene.frame))]
+
+
+CASES = [
+    dict(seed=1, rolls=3, dice=2, style="white"),
+    dict(seed=2, rolls=3, dice=5, style="black", touching=True),
+    dict(seed=3, rolls=2, dice=1, style="translucent"),
+    dict(seed=4, rolls=2, dice=3, style="marbled", camera=CameraModel(200, 150, tilt_deg=0)),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c['style']}-{c['dice']}dice")
+def test_one_event_per_roll_with_the_right_values_and_none_while_moving(case):
+    case = dict(case)
+    frames = sequence(case.pop("seed"), **case)
+    events = replay(frames)
+    assert [truth.roll for _, truth in events] == list(range(case["rolls"]))
+    for event, truth in events:
+        assert truth.phase == "settled" and not truth.moving
+        assert sorted(d.value for d in event.dice) == truth.values
+
+
+def test_the_roll_is_read_after_settle_ms_of_stillness_by_frame_time():
+    frames = sequence(5, rolls=2, dice=2)
+    for settle_ms in (300, 600):
+        for event, truth in replay(frames, settle_ms=settle_ms):
+            last_moving = max(s.frame.t for s in frames if s.truth.roll == truth.roll and s.truth.moving)
+            waited_ms = (event.t - last_moving) / 1e6
+            assert settle_ms <= waited_ms <= settle_ms + 2 * 1000 / 30 + 1
+
+
+def test_dice_resting_shorter_than_settle_ms_are_not_read():
+    frames = sequence(6, rolls=2, dice=2, rest_s=0.5)
+    assert replay(frames, settle_ms=800) == []
+    assert len(replay(frames, settle_ms=300)) == 2
+
+
+def test_time_comes_from_the_frames_not_the_clock():
+    frames = sequence(7, rolls=1, dice=2)
+    slow = [dataclasses.replace(s, frame=Frame(s.frame.t * 10, s.frame.image)) for s in frames]
+    fast_events, slow_events = replay(frames, settle_ms=1500), replay(slow, settle_ms=1500)
+    assert fast_events == []
+    assert len(slow_events) == 1
+
+
+def test_the_same_dice_lying_still_do_not_fire_again():
+    frames = sequence(8, rolls=1, dice=3, rest_s=4.0)
+    assert len(replay(frames)) == 1
+
+
+def test_lighting_flicker_and_sensor_noise_are_not_motion():
+    frames = sequence(9, rolls=2, dice=2, noise=7.0, flicker=0.08, style="red")
+    events = replay(frames)
+    assert [truth.roll for _, truth in events] == [0, 1]
+
+
+def test_a_hand_passing_over_still_dice_does_not_fire_a_new_roll():
+    frames = sequence(10, rolls=1, dice=2)
+    still = frames[-1].frame
+    detector = SettleDetector(TruthReader(frames), tray=frames[0].truth.tray)
+    t = still.t
+    fired = []
+    def feed(image):
+        nonlocal t
+        t += int(1e9 / 30)
+        if event := detector.feed(Frame(t, image)):
+            fired.append(event)
+    for _ in range(15):
+        feed(still.image)
+    for step in range(20):  # a skin-coloured blob sweeps across the tray and out again
+        image = still.image.copy()
+        x = 10 + step * 9
+        cv2.ellipse(image, (x, 75), (30, 22), 0, 0, 360, (120, 150, 205), -1)
+        feed(image)
+    for _ in range(20):
+        feed(still.image)
+    assert len(fired) == 1
+
+
+def test_a_hand_still_moving_in_the_tray_produces_nothing():
+    frames = [s for s in sequence(11, rolls=2, dice=2) if s.truth.phase in ("hand",)]
+    assert frames
+    assert replay(frames) == []
+
+
+def test_an_empty_tray_is_not_a_roll():
+    frames = [s for s in sequence(12, rolls=1, dice=2) if s.truth.phase == "empty"] * 20
+    frames = [dataclasses.replace(s, frame=Frame(i * 33_000_000, s.frame.image)) for i, s in enumerate(frames)]
+    assert replay(frames) == []
+
+
+def test_negative_settle_time_is_refused():
+    with pytest.raises(ValueError, match="settle_ms"):
+        SettleDetector(TruthReader(), settle_ms=-1)
