@@ -98,10 +98,12 @@ class Hub:
         levels = levels or [0] * len(names)
         self.inputs = [Debounce(debounce_us[i], clock.ticks_diff, levels[i] == active_high[i], now)
                        for i in range(len(names))]
+        self.pins = [None] * len(names)
         self.next_heartbeat = clock.ticks_ms()
         self.send("B %s %d %s" % (VERSION, self.period, pinmap_id))
 
     def irq_handler(self, index, pin):
+        self.pins[index] = pin
         ring, ticks_us = self.ring, self.clock.ticks_us
 
         def handler(_):
@@ -126,7 +128,14 @@ class Hub:
         now = self.clock.ticks_us()
         for index in range(len(self.inputs)):
             out.clear()
-            self.inputs[index].settle(now, out)
+            inp = self.inputs[index]
+            pin = self.pins[index]
+            if pin is not None and self.ring.dropped:
+                # edges were lost when the buffer was full: trust the line's level as it is now
+                active = pin.value() == self.active_high[index]
+                if active != inp.raw:
+                    inp.edge(active, now, out)
+            inp.settle(now, out)
             self._send_edges(index, out)
         now_ms = self.clock.ticks_ms()
         if self.clock.ticks_diff(now_ms, self.next_heartbeat) >= 0:
