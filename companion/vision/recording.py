@@ -1,0 +1,182 @@
+"""The frame side of a recorded session: writing camera frames to a directory and playing them back.
+
+Layout of a recording directory::
+
+    session/
+      frames.mkv        the frames, lossless FFV1 video, when this OpenCV build can write FFV1
+      frames/000000.png ... otherwise one PNG per frame (the same order)
+      frames.jsonl      one line per frame, in order: {"index": 0, "t": 1234567890}
+      events.jsonl      the events of the session (written by the table's recorder, not here)
+
+`t` is the monotonic-ns timestamp the frame was captured with, so playback hands the settle logic and the
+table exactly the times they saw live. A session cut short (power lost) plays back the frames that have
+both pixels and an index line.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable, Iterator
+
+import cv2
+import numpy as np
+
+from .sources import Frame, SourceError
+
+FRAMES_INDEX = "frames.jsonl"
+FRAMES_VIDEO = "frames.mkv"
+FRAMES_FOLDER = "frames"
+
+
+@functools.lru_cache(maxsize=1)
+def ffv1_supported() -> bool:
+    """Whether this OpenCV build writes FFV1 in Matroska and reads it back unchanged."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = str(Path(tmp) / "probe.mkv")
+        writer = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"FFV1"), 10, (32, 24))
+        if not writer.isOpened():
+            return False
+        probe = np.random.default_rng(0).integers(0, 256, (24, 32, 3), dtype=np.uint8)
+        writer.write(probe)
+        writer.release()
+        capture = cv2.VideoCapture(path)
+        ok, back = capture.read()
+        capture.release()
+        return bool(ok) and back is not None and np.array_equal(back, probe)
+
+
+class FrameRecorder:
+    """Writes frames and their timestamps into a recording directory (see the module docstring).
+
+    `fmt` is "auto" (FFV1 if supported, else PNG), "ffv1" or "png". Use as a context manager or call
+    close(); frames.jsonl is flushed per frame.
+    """
+
+    def __init__(self, directory: str | Path, *, fps: float = 30.0, fmt: str = "auto"):
+        if fmt not in ("auto", "ffv1", "png"):
+            raise ValueError(f"unknown frame format {fmt!r}; choose auto, ffv1 or png")
+        if fmt == "auto":
+            fmt = "ffv1" if ffv1_supported() else "png"
+        elif fmt == "ffv1" and not ffv1_supported():
+            raise SourceError("this OpenCV build cannot write FFV1 video; record with fmt='png'")
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        if (self.directory / FRAMES_INDEX).exists():
+            raise SourceError(f"{self.directory} already holds a recording ({FRAMES_INDEX}); choose a new directory")
+        self.fmt = fmt
+        self.fps = fps
+        self.count = 0
+        self._size: tuple[int, int] | None = None
+        self._writer = None
+        if fmt == "png":
+            (self.directory / FRAMES_FOLDER).mkdir(exist_ok=True)
+        self._index = open(self.directory / FRAMES_INDEX, "w", encoding="utf-8")
+
+    def write(self, frame: Frame) -> None:
+        image = frame.image
+        if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+            raise ValueError(f"frames must be BGR uint8 images, got shape {image.shape} {image.dtype}")
+        size = (image.shape[1], image.shape[0])
+        if self._size is None:
+            self._size = size
+            if self.fmt == "ffv1":
+                self._writer = cv2.VideoWriter(str(self.directory / FRAMES_VIDEO), cv2.VideoWriter_fourcc(*"FFV1"),
+                                               self.fps, size)
+        elif size != self._size:
+            raise ValueError(f"frame {self.count} is {size[0]}x{size[1]}, the recording is {self._size[0]}x{self._size[1]}")
+        if self._writer is not None:
+            self._writer.write(image)
+        elif not cv2.imwrite(str(self.directory / FRAMES_FOLDER / f"{self.count:06d}.png"), image):
+            raise OSError(f"cannot write frame {self.count} into {self.directory / FRAMES_FOLDER}")
+        self._index.write(json.dumps({"index": self.count, "t": int(frame.t)}) + "\n")
+        self._index.flush()
+        self.count += 1
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.release()
+            self._writer = None
+        if not self._index.closed:
+            self._index.close()
+
+    def __enter__(self) -> "FrameRecorder":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def read_frame_index(directory: Path) -> list[int]:
+    times = []
+    path = directory / FRAMES_INDEX
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise SourceError(f"cannot read {path}: {exc.strerror}") from None
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+            index, t = int(entry["index"]), int(entry["t"])
+        except (ValueError, KeyError, TypeError):
+            if number == len(lines):  # a last line cut short by a power cut
+                break
+            raise SourceError(f"{path} line {number} is not a frame entry like {{\"index\": 0, \"t\": 123}}") from None
+        if index != len(times):
+            raise SourceError(f"{path} line {number}: expected frame index {len(times)}, found {index}")
+        times.append(t)
+    return times
+
+
+class RecordingSource:
+    """Plays a recording directory back as Frames with their recorded t: as fast as possible, or at the
+    recorded pace with `realtime` (the clock and sleep injectable)."""
+
+    def __init__(self, directory: str | Path, *, realtime: bool = False,
+                 clock: Callable[[], int] = time.monotonic_ns, sleep: Callable[[float], None] = time.sleep):
+        self.directory = Path(directory)
+        self.times = read_frame_index(self.directory)
+        self.realtime = realtime
+        self.clock, self.sleep = clock, sleep
+        if (self.directory / FRAMES_VIDEO).exists():
+            self.fmt = "ffv1"
+        elif (self.directory / FRAMES_FOLDER).is_dir():
+            self.fmt = "png"
+        else:
+            raise SourceError(f"{self.directory} has {FRAMES_INDEX} but neither {FRAMES_VIDEO} nor {FRAMES_FOLDER}/")
+
+    def __len__(self) -> int:
+        return len(self.times)
+
+    def _images(self) -> Iterator[np.ndarray]:
+        if self.fmt == "ffv1":
+            capture = cv2.VideoCapture(str(self.directory / FRAMES_VIDEO))
+            try:
+                while True:
+                    ok, image = capture.read()
+                    if not ok:
+                        return
+                    yield image
+            finally:
+                capture.release()
+        else:
+            for index in range(len(self.times)):
+                image = cv2.imread(str(self.directory / FRAMES_FOLDER / f"{index:06d}.png"), cv2.IMREAD_COLOR)
+                if image is None:
+                    return
+                yield image
+
+    def __iter__(self) -> Iterator[Frame]:
+        start_clock = None
+        for t, image in zip(self.times, self._images()):
+            if self.realtime:
+                if start_clock is None:
+                    start_clock = self.clock() - (t - self.times[0])
+                wait_ns = (t - self.times[0]) - (self.clock() - start_clock)
+                if wait_ns > 0:
+                    self.sleep(wait_ns / 1e9)
+            yield Frame(t, image)

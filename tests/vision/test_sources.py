@@ -1,0 +1,149 @@
+import itertools
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.events import CameraHealth
+from companion.vision.recording import FrameRecorder, RecordingSource
+from companion.vision.sources import (CameraFailed, CameraMissing, FolderSource, Frame, LiveSource, SourceError,
+                                      VideoFileSource, open_source)
+
+
+class FakeCamera:
+    """A camera that follows a script: each read() is an image, or "fail"; each open() after the first
+    succeeds only when `opens` says so."""
+
+    name = "fake"
+
+    def __init__(self, reads, opens=()):
+        self.reads = iter(reads)
+        self.opens = iter(opens)
+        self.first_open = True
+        self.is_open = False
+
+    def open(self):
+        if not self.first_open and not next(self.opens, True):
+            raise CameraMissing("fake camera still gone: check the cable")
+        self.first_open = False
+        self.is_open = True
+
+    def read(self):
+        item = next(self.reads, None)
+        if item is None:
+            raise CameraFailed("script over")
+        if isinstance(item, str):
+            self.is_open = False
+            raise CameraFailed("cable pulled")
+        return item
+
+    def close(self):
+        self.is_open = False
+
+
+def image(value):
+    return np.full((4, 6, 3), value, np.uint8)
+
+
+def counting_clock(step=1_000_000):
+    counter = itertools.count(1)
+    return lambda: next(counter) * step
+
+
+def test_a_lost_camera_is_reopened_with_backoff_and_frames_carry_on():
+    camera = FakeCamera([image(1), image(2), "fail", image(3), image(4)], opens=[False, False, True])
+    health, sleeps = [], []
+    source = LiveSource(camera, on_health=health.append, clock=counting_clock(), sleep=sleeps.append,
+                        backoff_s=(0.5, 1.0, 2.0))
+    frames = []
+    for frame in source:
+        frames.append(frame)
+        if len(frames) == 4:
+            source.stop()
+    assert [int(f.image[0, 0, 0]) for f in frames] == [1, 2, 3, 4]
+    assert [f.t for f in frames] == sorted(f.t for f in frames)
+    assert sleeps == [0.5, 1.0, 2.0]
+    assert [h.state for h in health] == ["lost", "reopening", "lost", "reopening", "lost", "reopening", "ok"]
+    assert all(isinstance(h, CameraHealth) and h.message for h in health)
+    assert "cable pulled" in health[0].message
+
+
+def test_backoff_stays_at_its_longest_step():
+    camera = FakeCamera([image(1), "fail", image(2)], opens=[False] * 5 + [True])
+    sleeps = []
+    source = LiveSource(camera, clock=counting_clock(), sleep=sleeps.append, backoff_s=(0.5, 2.0))
+    frames = list(itertools.islice(source, 2))
+    assert len(frames) == 2
+    assert sleeps == [0.5, 2.0, 2.0, 2.0, 2.0, 2.0]
+
+
+def test_a_camera_missing_at_start_says_what_to_check():
+    class Missing(FakeCamera):
+        def open(self):
+            raise CameraMissing("cannot open the Pi camera 0: check the ribbon cable")
+    with pytest.raises(CameraMissing, match="ribbon cable"):
+        next(iter(LiveSource(Missing([]))))
+
+
+def test_picamera2_without_the_debian_package_names_it():
+    pytest.importorskip("cv2")
+    try:
+        import picamera2  # noqa: F401
+        pytest.skip("picamera2 is installed here")
+    except ImportError:
+        pass
+    with pytest.raises(CameraMissing, match="python3-picamera2.*system-site-packages"):
+        next(iter(open_source("picamera2")))
+
+
+def test_a_usb_camera_that_is_not_there_names_what_to_check():
+    with pytest.raises(CameraMissing, match="usb|USB camera 63.*video.*group"):
+        next(iter(open_source("usb:63")))
+
+
+@pytest.mark.parametrize("spec, message", [("usb:zero", "usb:N needs a device number"),
+                                           ("/nonexistent/video.mkv", "no camera or file")])
+def test_bad_specs_are_refused_by_name(spec, message):
+    with pytest.raises(SourceError, match=message):
+        open_source(spec)
+
+
+def test_a_folder_of_images_in_name_order_at_a_fixed_interval(tmp_path):
+    for i, name in enumerate(["b.png", "a.png", "c.jpg"]):
+        cv2.imwrite(str(tmp_path / name), np.full((10, 12, 3), 40 * (i + 1), np.uint8))
+    (tmp_path / "notes.txt").write_text("not an image")
+    frames = list(open_source(str(tmp_path), interval_ms=50))
+    assert [f.t for f in frames] == [0, 50_000_000, 100_000_000]
+    assert [int(f.image[0, 0, 0]) for f in frames[:2]] == [80, 40]
+    assert frames[0].image.shape == (10, 12, 3)
+
+
+def test_an_empty_folder_is_refused(tmp_path):
+    with pytest.raises(SourceError, match="has no images"):
+        FolderSource(tmp_path)
+
+
+def test_a_video_file_plays_at_its_frame_rate(tmp_path):
+    path = tmp_path / "clip.mkv"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"FFV1"), 10, (16, 12))
+    for value in (10, 20, 30):
+        writer.write(np.full((12, 16, 3), value, np.uint8))
+    writer.release()
+    frames = list(open_source(str(path)))
+    assert [f.t for f in frames] == [0, 100_000_000, 200_000_000]
+    assert [int(f.image[0, 0, 0]) for f in frames] == [10, 20, 30]
+
+
+def test_a_file_that_is_not_a_video_is_refused(tmp_path):
+    path = tmp_path / "x.mkv"
+    path.write_text("nope")
+    with pytest.raises(SourceError, match="cannot read video file"):
+        list(VideoFileSource(path))
+
+
+def test_a_recording_directory_opens_as_a_recording(tmp_path):
+    with FrameRecorder(tmp_path / "session", fmt="png") as recorder:
+        recorder.write(Frame(5, image(7)))
+    source = open_source(str(tmp_path / "session"))
+    assert isinstance(source, RecordingSource)
+    assert [(f.t, int(f.image[0, 0, 0])) for f in source] == [(5, 7)]
