@@ -1,0 +1,195 @@
+"""`companion explain mountain-goats` and `companion odds mountain-goats`, checked against brute force
+written here independently: labelled groupings instead of set partitions, subset sums for reachability."""
+import itertools
+import json
+from fractions import Fraction
+from functools import lru_cache
+
+import pytest
+
+from companion.games.mountain_goats import GAME, Roll, odds_for_state
+from companion.games.mountain_goats.odds import token_chances
+
+MOUNTAINS = range(5, 11)
+
+
+@lru_cache(maxsize=None)
+def dice_after_ones(roll):
+    """All dice the roll may become: all but one of several 1s turned to any face."""
+    ones = [i for i, d in enumerate(roll) if d == 1]
+    out = {tuple(sorted(roll))}
+    if len(ones) >= 2:
+        for keep in ones:
+            for faces in itertools.product(range(1, 7), repeat=len(ones) - 1):
+                changed = list(roll)
+                for i, face in zip([i for i in ones if i != keep], faces):
+                    changed[i] = face
+                out.add(tuple(sorted(changed)))
+    return out
+
+
+def brute_moves(roll, big_mountain):
+    top = 24 if big_mountain else 10
+    found = set()
+    for dice in dice_after_ones(tuple(roll)):
+        for labels in itertools.product(range(4), repeat=4):
+            sums = [sum(d for d, l in zip(dice, labels) if l == g) for g in range(4) if g in labels]
+            found.add(tuple(sorted(s for s in sums if 5 <= s <= top)))
+    return sorted(list(m) for m in found)
+
+
+def brute_reachable(roll, total):
+    return any(sum(subset) == total
+               for dice in dice_after_ones(tuple(roll))
+               for r in range(1, 5) for subset in itertools.combinations(dice, r))
+
+
+def test_explain_json_is_exactly_every_option(run_cli):
+    code, out, err = run_cli("explain", "mountain-goats", "1", "1", "4", "6", "--json")
+    assert code == 0 and err == ""
+    result = json.loads(out)
+    assert out == json.dumps({"moves": brute_moves((1, 1, 4, 6), False)}) + "\n"
+    assert result["moves"][:3] == [[], [5], [5, 5, 6]]
+    assert [5, 5] not in result["moves"] and [5, 5, 5] not in result["moves"]
+
+
+def test_explain_with_the_big_mountain(run_cli):
+    code, out, _ = run_cli("explain", "mountain-goats", "1", "1", "4", "6", "--big-mountain", "--json")
+    moves = json.loads(out)["moves"]
+    assert code == 0 and moves == brute_moves((1, 1, 4, 6), True)
+    assert [] not in moves and [12] in moves and [5, 12] in moves and [17] in moves
+
+
+@pytest.mark.parametrize("big_mountain", [False, True])
+def test_explain_matches_brute_force_for_every_roll(big_mountain):
+    from companion.games.mountain_goats import explain
+    for roll in itertools.combinations_with_replacement(range(1, 7), 4):
+        assert explain([str(d) for d in roll], big_mountain)["moves"] == brute_moves(roll, big_mountain), roll
+
+
+def test_explain_text(run_cli):
+    code, out, _ = run_cli("explain", "mountain-goats", "6", "6", "6", "6")
+    assert code == 0
+    assert out.splitlines() == ["4 different ways to move (group sums that move a goat):", "  no goat moves", "  6",
+                                "  6, 6", "  6, 6, 6, 6"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["1", "2", "3"], "Mountain Goats rolls 4 dice, got 3"),
+    (["1", "2", "3", "4", "5"], "Mountain Goats rolls 4 dice, got 5"),
+    (["1", "2", "3", "7"], "a die shows a number from 1 to 6, got '7'"),
+    (["1", "two", "3", "4"], "a die shows a number from 1 to 6, got 'two'"),
+])
+def test_explain_bad_input_is_one_line_and_exit_2(run_cli, args, message):
+    code, out, err = run_cli("explain", "mountain-goats", *args, "--json")
+    assert code == 2 and out == "" and err == f"companion explain: {message}\n"
+
+
+def test_next_roll_odds_match_an_independent_count(run_cli):
+    code, out, _ = run_cli("odds", "mountain-goats", "--json")
+    result = json.loads(out)
+    assert code == 0 and result["next_roll"]["rolls"] == 1296 and "big_mountain_spaces" not in result["next_roll"]
+    rolls = list(itertools.product(range(1, 7), repeat=4))
+    for m in MOUNTAINS:
+        count = sum(brute_reachable(roll, m) for roll in rolls)
+        assert result["next_roll"]["mountains"][str(m)] == {"rolls": count, "probability": count / 1296}
+    assert result["next_roll"]["mountains"]["5"]["rolls"] > result["next_roll"]["mountains"]["10"]["rolls"] > 0
+
+
+def test_next_roll_odds_with_the_big_mountain(run_cli):
+    code, out, _ = run_cli("odds", "mountain-goats", "--big-mountain", "--json")
+    result = json.loads(out)
+    spaces = result["next_roll"]["big_mountain_spaces"]
+    rolls = list(itertools.product(range(1, 7), repeat=4))
+    for space in (11, 17, 23, 24):
+        assert spaces[str(space)]["rolls"] == sum(brute_reachable(roll, space) for roll in rolls)
+    assert spaces["24"]["rolls"] == 1  # only 6 6 6 6: a kept 1 caps the rest at 1 + 6 + 6 + 6
+    assert set(spaces) == {str(s) for s in range(11, 25)}
+
+
+def brute_most_groups(roll, total):
+    best = 0
+    for dice in dice_after_ones(tuple(roll)):
+        for labels in itertools.product(range(4), repeat=4):
+            best = max(best, sum(1 for g in set(labels) if sum(d for d, l in zip(dice, labels) if l == g) == total))
+    return best
+
+
+def test_token_chances_match_an_independent_count():
+    state = GAME.new_state(["A", "B"])
+    state.pos[0] = [1, 4, 0, 2, 2, 1]  # needs 5: 3 groups, 6: 1 (on the summit), 7: 3, 8: 1, 9: 1, 10: 1
+    state.tokens_left[4] = 0  # no 9s left
+    chances = token_chances(state, 0)
+    needed = {5: 3, 6: 1, 7: 3, 8: 1, 10: 1}
+    counts = {m: 0 for m in MOUNTAINS}
+    any_count = 0
+    for roll, weight in _multisets():
+        hits = [m for m, need in needed.items() if brute_most_groups(roll, m) >= need]
+        for m in hits:
+            counts[m] += weight
+        any_count += weight * bool(hits)
+    for m in MOUNTAINS:
+        assert chances[str(m)]["rolls"] == counts[m]
+    assert chances["9"]["rolls"] == 0 and chances["any"]["probability"] == Fraction(any_count, 1296)
+
+
+def _multisets():
+    weights = {}
+    for roll in itertools.product(range(1, 7), repeat=4):
+        weights[tuple(sorted(roll))] = weights.get(tuple(sorted(roll)), 0) + 1
+    return weights.items()
+
+
+def test_odds_rank_a_roll_by_points_then_progress(run_cli):
+    code, out, _ = run_cli("odds", "mountain-goats", "--roll", "1", "1", "4", "6", "--goats", "10=1", "6=3",
+                           "--players", "2", "--json")
+    result = json.loads(out)
+    assert code == 0 and result["roll"] == [1, 1, 4, 6] and result["players"] == 2
+    best = result["moves"][0]
+    assert best["points"] == 16 and best["text"] == "Move goats on 6 and 10"  # both summits: 6 + 10
+    keys = [(-m["points"], -m["progress"]) for m in result["moves"]]
+    assert keys == sorted(keys)
+    assert len({m["text"] for m in result["moves"]}) == len(result["moves"])
+    assert result["token_chances"]["10"]["rolls"] == result["next_roll"]["mountains"]["10"]["rolls"]
+
+
+def test_odds_count_bonus_and_big_mountain_points():
+    state = GAME.new_state(["A", "B"], {"big_mountain": True})
+    state.held[0] = [1, 1, 1, 1, 1, 0]
+    state.pos[0][5] = 1
+    state.apply(Roll((5, 5, 6, 6)))
+    moves = odds_for_state(state)["moves"]
+    # 5+5 takes the last summit of a set (10 and the 15 bonus), 6+6 takes the lead on the Big Mountain (12)
+    assert moves[0]["points"] == 10 + 15 + 12 and moves[0]["action"]["steps"] == [10]
+    assert max(m["points"] for m in moves if not m["action"]["big"]) == 10 + 15
+    big = [m for m in moves if m["action"]["big"]]
+    assert big and max(m["points"] for m in big if not m["action"]["steps"]) == 12  # alone on the Big Mountain
+
+
+def test_odds_for_state_before_and_after_the_roll():
+    state = GAME.new_state(["A", "B", "C"])
+    before = odds_for_state(state)
+    assert before["player"] == 0 and "token_chances" in before and "moves" not in before
+    state.apply(Roll((2, 3, 4, 5)))
+    after = odds_for_state(state)
+    assert after["roll"] == [2, 3, 4, 5] and after["moves"] and json.loads(json.dumps(after)) == after
+
+
+def test_odds_text(run_cli):
+    code, out, _ = run_cli("odds", "mountain-goats", "--roll", "6", "6", "6", "6", "--big-mountain")
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == "Next roll (4 players, Big Mountain):"
+    assert any(line.startswith("Roll 6 6 6 6:") for line in lines)
+    assert any("Send the 5 goat to Big Mountain space 24" in line for line in lines)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--roll", "1", "2", "3", "9"], "a die shows a number from 1 to 6, got '9'"),
+    (["--goats", "5=9"], "mountain 5 has 4 spaces; a goat cannot stand on space 9"),
+    (["--goats", "11=1"], "mountains are numbered 5 to 10"),
+    (["--held", "10=9"], "you cannot hold 9 tokens of mountain 10"),
+    (["--players", "7"], "invalid choice: 7"),
+])
+def test_odds_bad_input_is_one_line_and_exit_2(run_cli, args, message):
+    code, out, err = run_cli("odds", "mountain-goats", *args, "--json")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and message in err
