@@ -1,20 +1,112 @@
-"""The camera feature of the service: the vision pipeline (companion.vision.live.DicePipeline) feeding the
-table, and the pictures the page shows (the annotated live view, the photo of the last roll)."""
+"""The camera feature of the service: the vision pipeline (companion.vision.live.DicePipeline) on its own
+thread feeding the table, and the pictures the page shows (the annotated live view, a crop of the last
+settled roll). Optionally every frame is also written to a recording (companion.vision.recording)."""
 from __future__ import annotations
 
-import importlib
-from typing import Any, Callable
+import logging
+import threading
+import time
+from typing import Any, Callable, Iterable, Iterator
+
+from ..events import CameraHealth, DiceSettled, Event
+
+log = logging.getLogger(__name__)
 
 
 class CameraUnavailable(RuntimeError):
     pass
 
 
-def open_camera(settings, sink: Callable[[Any], Any]):
+def _recorded(frames: Iterable[Any], recorder) -> Iterator[Any]:
+    for frame in frames:
+        recorder.write(frame)
+        yield frame
+
+
+class CameraFeed:
+    def __init__(self, pipeline, sink: Callable[[Event], Any], recorder=None):
+        self.pipeline = pipeline
+        self.sink = sink
+        self.recorder = recorder
+        self._reading_jpeg: bytes | None = None
+        pipeline.on_event = self._on_event
+        if recorder is not None:
+            pipeline.source = _recorded(pipeline.source, recorder)
+        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+
+    def start(self) -> "CameraFeed":
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        try:
+            self.pipeline.run()
+        except Exception as exc:  # the camera thread may die; the table and the page carry on
+            log.warning("the camera stopped: %s", exc)
+            self.sink(CameraHealth(t=time.monotonic_ns(), state="missing",
+                                   message=f"no camera: {exc}. Type the dice on the page instead."))
+
+    def _on_event(self, event: Event) -> None:
+        if isinstance(event, DiceSettled) and event.dice:
+            self._reading_jpeg = self._crop(event)
+        self.sink(event)
+
+    def _crop(self, event: DiceSettled) -> bytes | None:
+        import cv2
+        import numpy as np
+
+        jpeg = self.pipeline.latest_jpeg()
+        if jpeg is None:
+            return None
+        image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+        x0 = min(d.box[0] for d in event.dice)
+        y0 = min(d.box[1] for d in event.dice)
+        x1 = max(d.box[2] for d in event.dice)
+        y1 = max(d.box[3] for d in event.dice)
+        margin = 0.25 * max(x1 - x0, y1 - y0, 40)
+        h, w = image.shape[:2]
+        crop = image[max(0, int(y0 - margin)):min(h, int(y1 + margin)), max(0, int(x0 - margin)):min(w, int(x1 + margin))]
+        ok, data = cv2.imencode(".jpg", crop if crop.size else image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        return data.tobytes() if ok else None
+
+    def latest_jpeg(self) -> bytes | None:
+        return self.pipeline.latest_jpeg()
+
+    def reading_jpeg(self) -> bytes | None:
+        return self._reading_jpeg
+
+    def set_tray(self, box: tuple[int, int, int, int] | None) -> None:
+        """The tray region in pixels (None: the whole frame), used from the next frame on."""
+        self.pipeline.tray = box
+        settle = getattr(self.pipeline, "settle", None)
+        if settle is not None:
+            settle.tray = box
+            meter = getattr(settle, "meter", None)
+            if meter is not None and hasattr(meter, "tray"):
+                meter.tray = box
+
+    def stop(self) -> None:
+        self.pipeline.stop()
+        self._thread.join(3)
+        if self.recorder is not None:
+            self.recorder.close()
+
+
+def open_camera(settings, sink: Callable[[Event], Any], record_dir=None) -> CameraFeed:
+    """The camera the settings name (camera.source), reading pip dice, started. Raises with a message
+    naming what to check when there is no camera."""
     try:
-        live = importlib.import_module("companion.vision.live")
+        from ..vision.live import DicePipeline, parse_tray
+        from ..vision.readers import get_reader
     except ModuleNotFoundError as exc:
         raise CameraUnavailable(f"the camera pipeline is not part of this build ({exc.name} is missing)") from None
-    if not hasattr(live, "open_pipeline"):
-        raise CameraUnavailable("the camera pipeline of this build cannot be started by the service")
-    return live.open_pipeline(settings, sink)
+    camera = settings["camera"]
+    recorder = None
+    if record_dir is not None:
+        from ..vision.recording import FrameRecorder
+
+        recorder = FrameRecorder(record_dir)
+    pipeline = DicePipeline.from_spec(camera["source"], get_reader("pips"), width=camera["width"],
+                                      height=camera["height"], settle_ms=camera["settle_ms"],
+                                      tray=parse_tray(camera["tray"]), on_event=sink)
+    return CameraFeed(pipeline, sink, recorder).start()

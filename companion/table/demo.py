@@ -15,7 +15,7 @@ from .recording import EVENTS_FILE, read_events, replay, write_events
 from .sessions import generate
 
 DEMO_VERSION = "v1"
-DEMO_SEEDS = {"matterhorn": 7, "mountain-goats": 11, "magic-mountain": 3, "banana-matcho": 5}
+DEMO_SEEDS = {"matterhorn": 0, "mountain-goats": 11, "magic-mountain": 3, "banana-matcho": 5}
 DEMO_PLAYERS = {"matterhorn": 2, "mountain-goats": 3, "magic-mountain": 2, "banana-matcho": 3}
 
 

@@ -19,6 +19,7 @@ import dataclasses
 from typing import Any, Callable
 
 from ..events import (BallEntered, BallLanded, BananaSqueaked, DiceSettled, DieReading, Event, ZoneState)
+from ..games import registry
 from ..games.api import CHANCE, Action, GameError, IllegalAction, State
 
 
@@ -132,7 +133,10 @@ def squeak_decision(state: State, event: BananaSqueaked, zones: ZoneHistory) -> 
     question = {"kind": "squeak", "t": event.t, "fruit": fruit_faces, "matcho": matcho_faces, "options": SQUEAK_OPTIONS}
     if any(d.unsure for d in fruit + matcho):
         return Ask({**question, "text": "The banana squeaked, but I could not read every die. Who squeaked?"})
-    verdict = banana_matcho.arbitrate(fruit_faces, matcho_faces)
+    try:
+        verdict = banana_matcho.arbitrate(fruit_faces, matcho_faces)
+    except ValueError as exc:
+        return Ask({**question, "text": f"The banana squeaked, but the dice read make no sense ({exc}). Who squeaked?"})
     if verdict in ("fruit", "matcho"):
         return squeak_play(state, verdict, fruit_faces, matcho_faces)
     text = {"both": "Both sides have a combination. Who squeaked first?",
@@ -141,19 +145,16 @@ def squeak_decision(state: State, event: BananaSqueaked, zones: ZoneHistory) -> 
 
 
 def squeak_play(state: State, side: str, fruit: list[Any] | None, matcho: list[Any] | None) -> Decision:
-    """The engine's squeak action for `side`, with the dice both zones showed (when known)."""
-    def fits(a: dict[str, Any]) -> bool:
-        return "squeak" in a["kind"] and side in (a.get("side"), a.get("squeaker"), a.get("by"), a.get("who"))
-
-    action = find_legal(state, fits)
-    if action is not None:
-        return Play([action])
-    if state.current_player() == CHANCE and fruit is not None and matcho is not None:
-        try:
-            return Play([state.chance_action([side, fruit, matcho])])
-        except GameError as exc:
-            return Ignore(f"the squeak could not be applied: {exc}")
-    return Ignore("the banana squeaked, but the game is not in a duel")
+    """What the dice showed at the squeak (when the camera saw both zones), then the squeak of `side`."""
+    game = registry.get_game(state.game)
+    actions: list[Action] = []
+    try:
+        if fruit is not None and matcho is not None:
+            actions.append(state.chance_action(list(fruit) + list(matcho)))
+        actions.append(game.action_from_json({"kind": "squeak", "side": side}))
+    except GameError as exc:
+        return Ignore(f"the squeak could not be applied: {exc}")
+    return Play(actions)
 
 
 def decide(state: State, event: Event, zones: ZoneHistory) -> Decision:

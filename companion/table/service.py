@@ -22,11 +22,12 @@ log = logging.getLogger(__name__)
 class Service:
     def __init__(self, settings: Settings, *, demo: bool = False, on_loop: Callable[[], None] | None = None,
                  tap: Callable[[Event], None] | None = None, state_dir: str | Path | None = None,
-                 demo_speed: float = 1.0):
+                 demo_speed: float = 1.0, record_dir: str | Path | None = None):
         self.settings = settings
         self.demo = demo
         self.state_dir = Path(state_dir) if state_dir else settings.state_dir
         self.demo_speed = demo_speed
+        self.record_dir = record_dir
         self.messages: dict[str, str] = {}
         self.camera: Any = None
         self.sensors: Any = None
@@ -75,7 +76,7 @@ class Service:
         try:
             from .camera import open_camera
 
-            self.camera = open_camera(self.settings, self.table.submit)
+            self.camera = open_camera(self.settings, self.table.submit, record_dir=self.record_dir)
         except Exception as exc:
             message = f"no camera: {exc}. Type the dice on the page instead."
             self.messages["camera"] = message

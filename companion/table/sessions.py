@@ -42,6 +42,12 @@ def die_readings(values: list[Any], rng: random.Random) -> tuple[DieReading, ...
 
 def generate(game: str, seed: int, players: int = 2, variants: dict[str, Any] | None = None,
              step_ns: int = 1_200_000_000, max_events: int = 5000) -> list[Event]:
+    return playout(game, seed, players, variants, step_ns, max_events)[0]
+
+
+def playout(game: str, seed: int, players: int = 2, variants: dict[str, Any] | None = None,
+            step_ns: int = 1_200_000_000, max_events: int = 5000) -> tuple[list[Event], State]:
+    """The session's events and the final state the engine reached while making them."""
     rng = random.Random(seed)
     game_def = registry.get_game(game)
     command = start_command(game, players, variants)
@@ -52,9 +58,8 @@ def generate(game: str, seed: int, players: int = 2, variants: dict[str, Any] | 
         if len(events) > max_events:
             raise SessionTooLong(f"{game} did not end within {max_events} events (seed {seed})")
         t += step_ns + rng.randint(0, step_ns // 2)
-        new_events = _next_events(game, state, rng, t)
-        events.extend(new_events)
-    return events
+        events.extend(_next_events(game, state, rng, t))
+    return events, state
 
 
 def _next_events(game: str, state: State, rng: random.Random, t: int) -> list[Event]:
@@ -70,7 +75,9 @@ def _next_events(game: str, state: State, rng: random.Random, t: int) -> list[Ev
         action = state.sample_chance(rng)
         state.apply(action)
         return [PlayerAction(t=t, action={"do": "play", "action": action.to_json()})]
-    action = rng.choice(state.legal_actions())
+    action = _pick(game, state, rng)
+    if game == "banana-matcho":
+        return _banana_choice(state, action, rng, t)
     data = action.to_json()
     state.apply(action)
     if game == "magic-mountain" and "opening" in data:
@@ -79,26 +86,54 @@ def _next_events(game: str, state: State, rng: random.Random, t: int) -> list[Ev
 
 
 def _duel_events(state: State, rng: random.Random, t: int) -> list[Event]:
-    """One Banana Matcho duel outcome as the camera's zones and the banana report it."""
-    from .inputs import ZoneHistory, squeak_decision, Play
+    """One throw of both rollers, as the camera's two zones report it."""
+    state.apply(state.sample_chance(rng))
+    data = state.to_json()
+    return [ZoneState(t=t, zone="fruit", dice=die_readings(list(data["fruit"] or []), rng)),
+            ZoneState(t=t + 1_000_000, zone="matcho", dice=die_readings(list(data["matcho"] or []), rng))]
 
-    action = state.sample_chance(rng)
+
+def _banana_choice(state: State, action: Any, rng: random.Random, t: int) -> list[Event]:
+    """A squeak is heard by the banana sensor; the table judges it on the zones, and asks the page only
+    when the rules cannot tell who squeaked. "Keep rolling" is nothing the table sees: the next throw is."""
+    from ..games.banana_matcho import arbitrate
+
     data = action.to_json()
-    fruit, matcho = data.get("fruit"), data.get("matcho")
-    if fruit is None or matcho is None:
+    if data["kind"] != "squeak":
         state.apply(action)
-        return [PlayerAction(t=t, action={"do": "play", "action": data})]
-    zones = [ZoneState(t=t - 200_000_000, zone="fruit", dice=die_readings(list(fruit), rng)),
-             ZoneState(t=t - 150_000_000, zone="matcho", dice=die_readings(list(matcho), rng))]
-    squeak = BananaSqueaked(t=t)
-    history = ZoneHistory()
-    for z in zones:
-        history.add(z)
-    decision = squeak_decision(state, squeak, history)
-    events: list[Event] = [*zones, squeak]
-    if isinstance(decision, Play) and decision.actions == [action]:
-        state.apply(action)
-        return events
-    state.apply(action)
-    events.append(PlayerAction(t=t + 500_000_000, action={"do": "choose", "option": data.get("side", "fruit")}))
+        return []
+    shown = state.to_json()
+    fruit, matcho = list(shown["fruit"] or []), list(shown["matcho"] or [])
+    verdict = arbitrate(fruit, matcho) if fruit and matcho else "neither"
+    side = verdict if verdict in ("fruit", "matcho") else data["side"]
+    if fruit and matcho:
+        state.apply(state.chance_action(fruit + matcho))
+    state.apply(registry.get_game(state.game).action_from_json({"kind": "squeak", "side": side}))
+    events: list[Event] = [BananaSqueaked(t=t)]
+    if verdict not in ("fruit", "matcho"):
+        events.append(PlayerAction(t=t + 700_000_000, action={"do": "choose", "option": side}))
     return events
+
+
+def _pick(game: str, state: State, rng: random.Random):
+    """A random legal choice; for Matterhorn weighted towards climbing, so a demo game ends in minutes
+    (uniformly random climbers wander for thousands of steps)."""
+    actions = state.legal_actions()
+    if game != "matterhorn":
+        return rng.choice(actions)
+    data = state.to_json()
+    me = state.current_player()
+    weights = []
+    for action in actions:
+        a = action.to_json()
+        weight = 1.0
+        if a["kind"] == "summit":
+            weight = 200.0
+        elif a["kind"] == "move":
+            spot = data["climbers"][a["owner"]][a["climber"]]
+            upward = isinstance(spot, list) and a["line"] < spot[0]
+            weight = (20.0 if upward else 0.3) if a["owner"] == me else 0.1
+        elif a["kind"] == "end_moves":
+            weight = 0.2
+        weights.append(weight)
+    return rng.choices(actions, weights)[0]

@@ -18,7 +18,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--demo-speed", type=float, default=1.0, help="demo playback speed (default 1.0 = real time)")
 
 
-def build(args):
+def build(args, tap=None, record_dir=None):
     """The settings, the service and the app for these arguments (also used by the tests and the bench)."""
     from ..config import BadSettings, load_settings
     from ..table.journal import JournalError
@@ -41,7 +41,7 @@ def build(args):
     heartbeat, watchdog = _watchdog()
     try:
         service = Service(settings, demo=args.demo, on_loop=heartbeat.beat if heartbeat else None,
-                          demo_speed=args.demo_speed)
+                          demo_speed=args.demo_speed, tap=tap, record_dir=record_dir)
     except JournalError as exc:
         raise CliError(str(exc)) from None
     app = create_app(service, allow_outside=settings["security"]["allow_outside"],
@@ -67,10 +67,10 @@ def _watchdog():
     return heartbeat, Watchdog(notifier, heartbeat.healthy)
 
 
-def run(args) -> int:
+def run(args, tap=None, record_dir=None) -> int:
     from waitress.server import create_server
 
-    settings, service, app, watchdog = build(args)
+    settings, service, app, watchdog = build(args, tap, record_dir)
     host, port = settings["service"]["host"], settings["service"]["port"]
     threads = max(4, settings["service"]["threads"])
     if settings["service"]["max_streams"] >= threads:
