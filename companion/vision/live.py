@@ -1,0 +1,167 @@
+"""The live read loop: frame source -> reader -> settle (and zones) -> events.
+
+`DicePipeline` is what the live table runs in its camera thread: it turns every frame into events
+(DiceSettled once per roll, ZoneState per zone per frame, CameraHealth from the source), hands them to a
+callback, and keeps the latest frame with its readings for the page's live view (JPEG made on request).
+`run_camera` is `companion read --camera SPEC`: one line per settled roll.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import threading
+from typing import Callable, Iterable, TextIO
+
+from ..events import CameraHealth, DiceSettled, DieReading, Event, ZoneState
+from .settle import Box, MotionSettings, Reader, SettleDetector
+from .sources import Frame
+from .zones import Zone, ZoneTracker
+
+
+def parse_tray(text: str | None) -> Box | None:
+    """None for "auto" (or empty): the whole frame; else "x0,y0,x1,y1" in pixels."""
+    if text is None or text.strip().lower() in ("", "auto"):
+        return None
+    try:
+        x0, y0, x1, y1 = (int(v) for v in text.split(","))
+    except ValueError:
+        raise ValueError(f"bad tray {text!r}: expected auto or x0,y0,x1,y1 in pixels, like 100,80,1180,660") from None
+    if x1 <= x0 or y1 <= y0:
+        raise ValueError(f"bad tray {text!r}: x0 must be below x1 and y0 below y1")
+    return (x0, y0, x1, y1)
+
+
+class DicePipeline:
+    """One camera's worth of dice reading. Call `process(frame)` per frame, or `run()` over the source."""
+
+    def __init__(self, source: Iterable[Frame] | None, reader: Reader | None, *, settle_ms: float = 300,
+                 tray: Box | None = None, zones: Iterable[Zone] | ZoneTracker = (),
+                 on_event: Callable[[Event], None] | None = None, motion: MotionSettings = MotionSettings()):
+        self.source = source
+        self.tray = tray
+        self.settle = SettleDetector(reader, settle_ms=settle_ms, tray=tray, motion=motion) if reader is not None else None
+        self.zones = zones if isinstance(zones, ZoneTracker) else (ZoneTracker(zones) if zones else None)
+        self.on_event = on_event or (lambda event: None)
+        self.frames = 0
+        self._lock = threading.Lock()
+        self._latest: Frame | None = None
+        self._shown: tuple[DieReading, ...] = ()
+        self._zone_dice: tuple[DieReading, ...] = ()
+        self._moving = False
+        self._jpeg: tuple[int, bytes] | None = None
+        self._stop = threading.Event()
+
+    @classmethod
+    def from_spec(cls, spec: str, reader: Reader | None, *, width: int = 1280, height: int = 720,
+                  realtime: bool = False, **options) -> "DicePipeline":
+        """A pipeline over `open_source(spec)` whose camera-health events go to the same callback."""
+        from .sources import open_source
+
+        pipeline = cls(None, reader, **options)
+        pipeline.source = open_source(spec, width=width, height=height, on_health=pipeline.emit, realtime=realtime)
+        return pipeline
+
+    def emit(self, event: Event) -> None:
+        self.on_event(event)
+
+    def process(self, frame: Frame) -> list[Event]:
+        events: list[Event] = []
+        shown = self._shown
+        if self.settle is not None:
+            settled = self.settle.feed(frame)
+            if self.settle.moving:
+                shown = ()
+            if settled is not None:
+                events.append(settled)
+                shown = settled.dice
+        zone_states: list[ZoneState] = self.zones.feed(frame) if self.zones is not None else []
+        events.extend(zone_states)
+        with self._lock:
+            self._latest = frame
+            self._shown = shown
+            self._zone_dice = tuple(d for s in zone_states for d in s.dice)
+            self._moving = bool(self.settle and self.settle.moving)
+        self.frames += 1
+        for event in events:
+            self.emit(event)
+        return events
+
+    def run(self) -> int:
+        """Process the source until it ends or `stop()` is called; returns the number of frames."""
+        if self.source is None:
+            raise ValueError("this pipeline has no frame source")
+        for frame in self.source:
+            if self._stop.is_set():
+                break
+            self.process(frame)
+            if self._stop.is_set():
+                break
+        return self.frames
+
+    def stop(self) -> None:
+        self._stop.set()
+        stop_source = getattr(self.source, "stop", None)
+        if stop_source is not None:
+            stop_source()
+
+    def state_at(self, zone: str, t: int) -> ZoneState | None:
+        if self.zones is None:
+            raise KeyError(f"no zone {zone!r}: this pipeline has no zones")
+        return self.zones.state_at(zone, t)
+
+    def latest_jpeg(self, quality: int = 80) -> bytes | None:
+        """The latest frame, annotated, as JPEG; None before the first frame. Encoded once per frame."""
+        from .annotate import annotated_jpeg
+
+        with self._lock:
+            frame, shown, moving = self._latest, self._shown, self._moving
+            zone_dice = self._zone_dice
+            cached = self._jpeg
+        if frame is None:
+            return None
+        if cached is not None and cached[0] == frame.t:
+            return cached[1]
+        zones = [(z.name, z.box) for z in self.zones.zones] if self.zones is not None else []
+        data = annotated_jpeg(frame.image, shown + zone_dice, tray=self.tray, zones=zones, moving=moving, quality=quality)
+        with self._lock:
+            self._jpeg = (frame.t, data)
+        return data
+
+
+def settled_line(event: DiceSettled, json_lines: bool) -> str:
+    if json_lines:
+        return json.dumps({"t": event.t, "dice": [d.to_json() for d in event.dice]})
+    values = " ".join(f"{d.value}{'?' if d.unsure else ''}" for d in event.dice)
+    unsure = sum(d.unsure for d in event.dice)
+    note = f"  ({unsure} unsure: check by eye)" if unsure else ""
+    return f"t={event.t / 1e9:.3f}s  {values}{note}"
+
+
+def run_camera(spec: str, reader: Reader | str, out: TextIO = sys.stdout, json_lines: bool = False, *,
+               settle_ms: float = 300, tray: Box | None = None, width: int = 1280, height: int = 720,
+               max_rolls: int | None = None, realtime: bool = False, err: TextIO = sys.stderr) -> int:
+    """`companion read --camera SPEC`: print one line per settled roll until the source ends (a file or a
+    recording), `max_rolls` rolls have been printed, or the person presses Ctrl-C. Returns the roll count.
+
+    Camera trouble goes to `err` as it happens; a camera missing at start raises CameraMissing."""
+    if isinstance(reader, str):
+        from .readers import get_reader
+
+        reader = get_reader(reader)
+    rolls = 0
+    pipeline: DicePipeline
+
+    def on_event(event: Event) -> None:
+        nonlocal rolls
+        if isinstance(event, DiceSettled):
+            rolls += 1
+            print(settled_line(event, json_lines), file=out, flush=True)
+            if max_rolls is not None and rolls >= max_rolls:
+                pipeline.stop()
+        elif isinstance(event, CameraHealth):
+            print(f"camera {event.state}: {event.message}", file=err, flush=True)
+
+    pipeline = DicePipeline.from_spec(spec, reader, width=width, height=height, realtime=realtime,
+                                      settle_ms=settle_ms, tray=tray, on_event=on_event)
+    pipeline.run()
+    return rolls

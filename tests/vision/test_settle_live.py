@@ -1,0 +1,133 @@
+"""The live loop: source -> reader -> settle/zones -> events, the annotated view, `run_camera`."""
+import io
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.events import CameraHealth, DiceSettled, DieReading, ZoneState
+from companion.vision.annotate import SURE_BGR, UNSURE_BGR, annotate, annotated_jpeg
+from companion.vision.live import DicePipeline, parse_tray, run_camera, settled_line
+from companion.vision.recording import FrameRecorder
+from companion.vision.scene import CameraModel, TruthReader, roll_sequence
+from companion.vision.sources import CameraFailed, LiveSource
+from companion.vision.zones import Zone, ZoneTracker
+
+SCENES = list(roll_sequence(41, rolls=2, dice=3, camera=CameraModel(160, 120)))
+TRAY = SCENES[0].truth.tray
+
+
+def test_the_pipeline_emits_one_settled_event_per_roll_and_zone_states_every_frame():
+    events = []
+    reader = TruthReader(SCENES)
+    pipeline = DicePipeline((s.frame for s in SCENES), reader, tray=TRAY, on_event=events.append,
+                            zones=ZoneTracker([Zone("all", TRAY)], readers={"pips": reader}))
+    assert pipeline.run() == len(SCENES)
+    settled = [e for e in events if isinstance(e, DiceSettled)]
+    assert len(settled) == 2
+    truth_at = {s.frame.t: s.truth for s in SCENES}
+    assert [sorted(d.value for d in e.dice) for e in settled] == [truth_at[e.t].values for e in settled]
+    assert sum(isinstance(e, ZoneState) for e in events) == len(SCENES)
+    assert pipeline.state_at("all", SCENES[-1].frame.t).dice
+
+
+def test_the_live_view_is_a_jpeg_of_the_latest_frame():
+    pipeline = DicePipeline(None, TruthReader(SCENES), tray=TRAY)
+    assert pipeline.latest_jpeg() is None
+    for scene in SCENES:
+        pipeline.process(scene.frame)
+    data = pipeline.latest_jpeg()
+    assert pipeline.latest_jpeg() is data
+    decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    assert decoded.shape == SCENES[-1].frame.image.shape
+
+
+def test_unsure_dice_are_drawn_in_their_own_colour():
+    image = np.zeros((100, 100, 3), np.uint8)
+    sure = DieReading(3, (20, 20), (10, 10, 30, 30), 0.95)
+    unsure = DieReading(5, (70, 70), (60, 60, 80, 80), 0.4, unsure=True)
+    out = annotate(image, [sure, unsure], tray=(2, 2, 98, 98))
+    assert tuple(out[20, 10]) == SURE_BGR
+    assert tuple(out[70, 60]) == UNSURE_BGR
+    assert not image.any(), "the frame itself is left alone"
+    big = annotated_jpeg(np.zeros((720, 1280, 3), np.uint8), [sure], max_width=640)
+    assert cv2.imdecode(np.frombuffer(big, np.uint8), cv2.IMREAD_COLOR).shape == (360, 640, 3)
+
+
+def test_run_camera_prints_one_json_line_per_settled_roll_from_a_recording(tmp_path):
+    with FrameRecorder(tmp_path / "s") as recorder:
+        for scene in SCENES:
+            recorder.write(scene.frame)
+    out = io.StringIO()
+    rolls = run_camera(str(tmp_path / "s"), TruthReader(SCENES), out, json_lines=True, tray=TRAY)
+    lines = [json.loads(l) for l in out.getvalue().splitlines()]
+    assert rolls == len(lines) == 2
+    truth_at = {s.frame.t: s.truth for s in SCENES}
+    for line in lines:
+        assert set(line) == {"t", "dice"}
+        assert sorted(d["value"] for d in line["dice"]) == truth_at[line["t"]].values
+    out = io.StringIO()
+    assert run_camera(str(tmp_path / "s"), TruthReader(SCENES), out, tray=TRAY, max_rolls=1) == 1
+    assert out.getvalue().count("\n") == 1 and out.getvalue().startswith("t=")
+
+
+def test_settled_line_marks_unsure_dice():
+    event = DiceSettled(2_000_000_000, (DieReading(4, (0, 0), (0, 0, 1, 1), 0.9),
+                                        DieReading(2, (0, 0), (0, 0, 1, 1), 0.3, unsure=True)))
+    assert settled_line(event, False) == "t=2.000s  4 2?  (1 unsure: check by eye)"
+
+
+def test_a_camera_lost_mid_game_reports_health_and_rolls_keep_coming():
+    images = [s.frame.image for s in SCENES]
+    half = len(images) // 2
+
+    class FlakyCamera:
+        name = "flaky"
+
+        def __init__(self):
+            self.reads = iter(images[:half] + ["fail"] + images[half:])
+
+        def open(self):
+            pass
+
+        def close(self):
+            pass
+
+        def read(self):
+            item = next(self.reads, None)
+            if item is None:
+                source.stop()
+                raise CameraFailed("finished")
+            if isinstance(item, str):
+                raise CameraFailed("cable pulled")
+            return item
+
+    times = iter(s.frame.t for s in SCENES)
+    clock_now = [0]
+
+    def clock():
+        return clock_now[0]
+
+    events = []
+    source = LiveSource(FlakyCamera(), clock=clock, sleep=lambda s: None, on_health=lambda e: events.append(e))
+    pipeline = DicePipeline(None, TruthReader(SCENES), tray=TRAY, on_event=events.append)
+
+    def frames():
+        for frame in source:
+            clock_now[0] = next(times, clock_now[0])
+            yield type(frame)(clock_now[0], frame.image)
+
+    pipeline.source = frames()
+    pipeline.run()
+    kinds = [type(e).__name__ for e in events]
+    assert "CameraHealth" in kinds
+    assert [e.state for e in events if isinstance(e, CameraHealth)][:3] == ["lost", "reopening", "ok"]
+    assert sum(isinstance(e, DiceSettled) for e in events) == 2
+
+
+def test_parse_tray():
+    assert parse_tray("auto") is None
+    assert parse_tray("1,2,30,40") == (1, 2, 30, 40)
+    with pytest.raises(ValueError, match="expected auto or x0,y0,x1,y1"):
+        parse_tray("1,2,3")
