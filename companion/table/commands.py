@@ -30,13 +30,14 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "resume": {"game_id": (int,)},
 }
 _OPTIONAL = {("start", "variants")}
+_KIND_WORDS = {str: "a text", int: "a whole number", list: "an array", dict: "an object"}
 
 
 def check_command(data: Any) -> dict[str, Any]:
     if not isinstance(data, Mapping):
         raise BadCommand("a request must be a JSON object")
     name = data.get("do")
-    if name not in _FIELDS:
+    if not isinstance(name, str) or name not in _FIELDS:
         raise BadCommand(f"unknown request {name!r}; expected one of: {', '.join(COMMANDS)}")
     fields = _FIELDS[name]
     unknown = set(data) - set(fields) - {"do"}
@@ -49,8 +50,8 @@ def check_command(data: Any) -> dict[str, Any]:
             raise BadCommand(f"request {name!r} needs the field {field!r}")
         value = data[field]
         if isinstance(value, bool) or not isinstance(value, kinds):
-            wanted = " or ".join(k.__name__ for k in kinds).replace("dict", "object").replace("list", "array")
-            raise BadCommand(f"field {field!r} of {name!r} must be a {wanted}, got {value!r}")
+            wanted = " or ".join(_KIND_WORDS[k] for k in kinds)
+            raise BadCommand(f"field {field!r} of {name!r} must be {wanted}, got {value!r}")
     if name == "start":
         _check_players(data["players"])
     if name == "dice":

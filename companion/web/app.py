@@ -127,8 +127,10 @@ def create_app(service, *, allow_outside: bool = False, max_streams: int = 16, d
             body = json.loads(request.get_data(as_text=True) or "null")
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             return fail(400, f"the request is not valid JSON: {exc}")
+        if not isinstance(body, dict):
+            return fail(400, 'a request is a JSON object like {"do": "undo"}')
         try:
-            outcome = table.request(body if isinstance(body, dict) else {"do": body}, timeout=COMMAND_TIMEOUT_S)
+            outcome = table.request(body, timeout=COMMAND_TIMEOUT_S)
         except TimeoutError:
             return fail(503, "the table is busy; try again")
         if not outcome.ok:

@@ -1,0 +1,122 @@
+"""The page's API: every request validated, a 4xx JSON with a message for bad ones, never a 500, and a
+bad request never changes the game."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion.web.app import create_app
+
+START = {"do": "start", "game": "mountain-goats", "players": [{"name": "Ada", "colour": "red"}, {"name": "Ben", "colour": "blue"}]}
+
+
+@pytest.fixture
+def client(service):
+    app = create_app(service)
+    yield app.test_client()
+    app.extensions["companion"]["stop"]()
+
+
+def post(client, body, **kw):
+    return client.post("/api/command", json=body, **kw)
+
+
+def test_the_page_and_its_assets_are_served_locally(client):
+    page = client.get("/")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert not re.search(r'(src|href)="(https?:)?//', html), "no external assets"
+    for asset in re.findall(r'(?:src|href)="(/static/[^"]+)"', html):
+        assert client.get(asset).status_code == 200
+
+
+def test_the_games_on_offer_with_their_variants(client):
+    games = {g["name"]: g for g in client.get("/api/games").get_json()["games"]}
+    assert set(games) == {"matterhorn", "mountain-goats", "magic-mountain", "banana-matcho"}
+    assert any(v["name"] == "big_mountain" for v in games["mountain-goats"]["variants"])
+
+
+def test_starting_and_playing_a_game(client):
+    reply = post(client, START)
+    assert reply.status_code == 200 and reply.get_json()["ok"]
+    game = client.get("/api/state").get_json()["game"]
+    assert game["title"] == "Mountain Goats" and game["board"].startswith("<svg")
+    assert game["chance"]["kind"] == "dice" and game["chance"]["count"] == 4
+    reply = post(client, {"do": "dice", "values": [5, 5, 2, 3]})
+    assert reply.status_code == 200
+    game = reply.get_json()["state"]["game"]
+    assert game["legal"] and game["last_reading"]["values"] == [5, 5, 2, 3]
+    reply = post(client, {"do": "play", "action": game["legal"][0]["action"]})
+    assert reply.status_code == 200
+    assert post(client, {"do": "undo"}).status_code == 200
+
+
+@pytest.mark.parametrize("body, status, message", [
+    ({"do": "dance"}, 400, "unknown request 'dance'"),
+    ({"do": "play", "action": {"kind": "teleport"}}, 400, "unknown action kind 'teleport'"),
+    ({"do": "play", "action": {"kind": "move", "steps": [42], "big": []}}, 400, "not"),
+    ({"do": "dice", "values": [9, 9, 9, 9]}, 400, ""),
+    ({"do": "dice", "values": "1234"}, 400, "must be an array"),
+    ({"do": "start", "game": "chess", "players": [{"name": "A"}, {"name": "B"}]}, 400, "unknown game 'chess'"),
+    ({"do": "start", "game": "matterhorn", "players": [{"name": "A"}]}, 400, "2–4 players"),
+    ({"do": "start", "game": "matterhorn", "players": [{"name": "A"}, {"name": "B"}], "variants": {"x": 1}}, 400, "unknown variant"),
+    ([1, 2], 400, "a request is a JSON object"),
+])
+def test_bad_requests_get_a_message_and_change_nothing(client, body, status, message):
+    post(client, START)
+    before = client.get("/api/state").get_json()
+    reply = post(client, body)
+    assert reply.status_code == status
+    assert reply.get_json()["ok"] is False and message in reply.get_json()["message"]
+    assert client.get("/api/state").get_json() == before
+
+
+def test_malformed_http_gets_json_errors(client):
+    assert client.post("/api/command", data="{nope", content_type="application/json").status_code == 400
+    assert client.post("/api/command", data="x", content_type="text/plain").status_code == 415
+    assert client.post("/api/command", data="x" * 20000, content_type="application/json").status_code == 413
+    missing = client.get("/nowhere")
+    assert missing.status_code == 404 and "nothing at /nowhere" in missing.get_json()["message"]
+    assert client.delete("/api/command").status_code == 405
+    assert client.get("/api/history/999").status_code == 404
+    assert client.get("/camera.jpg").status_code == 404
+    assert client.post("/api/tray", json={"tray": [1, 2]}).status_code == 409
+
+
+def test_outside_addresses_and_cross_site_posts_are_refused(service):
+    app = create_app(service)
+    client = app.test_client()
+    outside = client.get("/api/state", environ_base={"REMOTE_ADDR": "8.8.8.8"})
+    assert outside.status_code == 403 and "local network" in outside.get_json()["message"]
+    assert client.get("/api/state", environ_base={"REMOTE_ADDR": "192.168.1.20"}).status_code == 200
+    assert client.get("/api/state", environ_base={"REMOTE_ADDR": "fe80::1"}).status_code == 200
+    cross = post(client, START, headers={"Origin": "http://evil.example"})
+    assert cross.status_code == 403 and "cross-site" in cross.get_json()["message"]
+    assert client.get("/api/state").get_json()["game"] is None
+    assert post(client, START, headers={"Origin": "http://localhost"}).status_code == 200
+    open_app = create_app(service, allow_outside=True)
+    assert open_app.test_client().get("/api/state", environ_base={"REMOTE_ADDR": "8.8.8.8"}).status_code == 200
+
+
+def test_the_join_code_hook_guards_every_state_changing_request(service):
+    app = create_app(service, join_check=lambda request: "enter the join code first")
+    client = app.test_client()
+    refused = post(client, START)
+    assert refused.status_code == 403 and refused.get_json()["message"] == "enter the join code first"
+    assert client.get("/api/state").status_code == 200
+
+
+def test_the_demo_plays_itself(service):
+    client = create_app(service, demo=True).test_client()
+    reply = post(client, START)
+    assert reply.status_code == 403 and "demo" in reply.get_json()["message"]
+
+
+def test_history_of_finished_games(client, service):
+    post(client, START)
+    post(client, {"do": "end"})
+    games = client.get("/api/history").get_json()["games"]
+    assert games[0]["game"] == "mountain-goats" and games[0]["finished"]
+    detail = client.get(f"/api/history/{games[0]['id']}").get_json()
+    assert detail["steps"] == [] and detail["setup"]["players"][0]["name"] == "Ada"
