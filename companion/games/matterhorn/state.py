@@ -1,0 +1,572 @@
+"""The Matterhorn rules engine: 2–4 players race both their climbers from line 12 to the summit.
+
+How a game flows (the phase names are the `phase` of the JSON form):
+
+- set-up (`setup_roll`, chance): every player rolls one die, in seat order; a tie for the highest value
+  re-rolls among the tied players only. The highest places both climbers on line 12 first (`setup_place`,
+  one circle per action), then the others anticlockwise. The last to place starts; turns go clockwise.
+  Seats are the player order, clockwise: anticlockwise from seat p is p-1, p-2, ...
+- a turn: roll the dice still in play (`roll`, chance). If some choice of dice to eliminate gives a line
+  5–12 that has a free circle and no action token of this turn, the player must place: first the choice of
+  dice to eliminate (`choose`), then the circle (`place`). Eliminated dice stay out for the rest of the turn;
+  every other die, duplicates included, is rolled again. A token on a line that holds any climber (own or
+  another's) earns a bonus move at once (`bonus`); it stays done even if the turn is lost later. Then the
+  player rolls again or stops (`decide`).
+- a roll that can place nothing loses the turn: this turn's action tokens turn to obstacles at once, and the
+  player may place one consolation obstacle on a free circle of a line without an action token of this turn
+  (`consolation`), or none.
+- stopping (`moves`): one move per action token placed this turn, combined freely and in any order:
+  an own climber to an adjacent free circle (above, below or beside) or from line 5 to the summit; an
+  opponent's climber one step sideways or upwards to an adjacent free numbered circle (never down, never to
+  the summit); or removing an obstacle. The player may end the moves early.
+- end of a turn (after the moves, or after a lost turn): action tokens turn to obstacles; every line with no
+  free circle loses all its tokens back to the supply (climbers stay); the next player clockwise plays.
+- the first player with both climbers on the summit wins at once (a bonus move can finish the game).
+
+Readings where the rulebook is open, chosen as a family at the table would expect:
+
+- "Sideways or upwards" for an opponent's climber means one step to an adjacent circle, like an own move.
+- A player who can place a token must place it; only a roll that can place nothing loses the turn.
+- A bonus move is optional ("Skip the bonus move"), and so is every move after stopping ("End your moves").
+- The bonus move and the moves after stopping use the same kinds of move; a bonus move is one move.
+- The summit holds any number of climbers; a climber on the summit stays there.
+- Variant `two_action_summit`: from line 5 the summit costs two of the moves after stopping, in one go, so
+  a bonus move never reaches it.
+- The 40 shared tokens: placing a token takes one from the supply. With the supply empty the player can't
+  roll (there is no token to place) and must stop; a turn that begins with the supply empty begins with the
+  player taking one obstacle of their choice back into the supply (there is always one: every token on the
+  board is an obstacle between turns), so the game can't stall. A lost turn with the supply empty gets no
+  consolation obstacle.
+- The end-of-turn clearing also follows a lost turn (it is the end of that turn).
+- Scores: the number of each player's climbers on the summit.
+"""
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from operator import attrgetter
+from typing import Any, Mapping
+
+from ..api import CHANCE, TERMINAL, BadConfig, ChanceRequest, IllegalAction, Player, State
+from . import dice as dicemath
+from .actions import (Action, ClimbSummit, Eliminate, EndMoves, MoveClimber, NoObstacle, PlaceClimber, PlaceObstacle,
+                      PlaceToken, ReclaimObstacle, RemoveObstacle, Roll, RollAgain, SetupRoll, Stop)
+from .actions import CODEC
+from .board import OFF_BOARD, SUMMIT, Board, load_matterhorn_board
+
+EMPTY, OBSTACLE, ACTION_TOKEN = 0, 1, 2
+CLIMBER = 10
+"""A cell holding climber k (k = 2 * player + 0 or 1) holds CLIMBER + k."""
+
+TOKEN_CHARS = {EMPTY: ".", OBSTACLE: "o", ACTION_TOKEN: "A"}
+CHANCE_PHASES = ("setup_roll", "roll")
+PHASES = ("setup_roll", "setup_place", "reclaim", "roll", "choose", "place", "bonus", "decide", "moves",
+          "consolation", "over")
+
+_SCALARS = ("phase", "player", "supply", "rollers", "setup_rolls", "place_order", "placed", "dice_in_play",
+            "eliminated", "roll", "line", "used_lines", "moves_left", "winner")
+
+
+_get_scalars = attrgetter(*_SCALARS)
+
+# Actions hold only lines and circles, so one object per distinct action serves every state and board.
+_move = lru_cache(maxsize=None)(MoveClimber)
+_remove = lru_cache(maxsize=None)(RemoveObstacle)
+_place_obstacle = lru_cache(maxsize=None)(PlaceObstacle)
+_reclaim = lru_cache(maxsize=None)(ReclaimObstacle)
+_place_token = lru_cache(maxsize=None)(PlaceToken)
+_place_climber = lru_cache(maxsize=None)(PlaceClimber)
+_summit = lru_cache(maxsize=None)(ClimbSummit)
+_END_MOVES, _ROLL_AGAIN, _STOP, _NO_OBSTACLE = EndMoves(), RollAgain(), Stop(), NoObstacle()
+
+
+class MatterhornState(State):
+    game = "matterhorn"
+
+    def __init__(self, players: tuple[Player, ...], two_action_summit: bool, board: Board):
+        super().__init__()
+        self.players = players
+        self.two_action_summit = two_action_summit
+        self.board = board
+        self.cells = [EMPTY] * board.size
+        self.climbers = [OFF_BOARD] * (2 * len(players))
+        self.phase = "setup_roll"
+        self.player = 0
+        self.supply = board.tokens
+        self.rollers: tuple[int, ...] = tuple(range(len(players)))
+        self.setup_rolls: tuple[int, ...] = ()
+        self.place_order: tuple[int, ...] = ()
+        self.placed = 0
+        self.dice_in_play = dicemath.DICE
+        self.eliminated: tuple[int, ...] = ()
+        self.roll: tuple[int, ...] | None = None
+        self.line: int | None = None
+        self.used_lines: tuple[int, ...] = ()
+        self.moves_left = 0
+        self.winner: int | None = None
+        self._legal: list[Action] | None = None
+
+    # -- whose turn and what may happen ---------------------------------------------------------
+    def current_player(self) -> int:
+        if self.phase in CHANCE_PHASES:
+            return CHANCE
+        if self.phase == "over":
+            return TERMINAL
+        return self.player
+
+    def legal_actions(self) -> list[Action]:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def _check(self, action: Action) -> None:
+        if self.phase in CHANCE_PHASES:
+            return self._check_chance(action)
+        if self.phase == "over":
+            raise IllegalAction("the game is over")
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        if action not in self._legal:
+            raise IllegalAction(f"{self.describe_safely(action)} is not a legal action now")
+
+    def _compute_legal(self) -> list[Action]:
+        phase = self.phase
+        cells, where = self.cells, self.board.where
+        if phase == "setup_place":
+            return [_place_climber(where[c][1]) for c in self.board.cells_of(dicemath.LINES[-1]) if cells[c] == EMPTY]
+        if phase == "reclaim":
+            return [_reclaim(*where[c]) for c, v in enumerate(cells) if v == OBSTACLE]
+        if phase == "choose":
+            open_lines = self.open_lines_mask()
+            return [Eliminate(eliminated, line) for eliminated, line in dicemath.eliminations(self.roll)
+                    if 5 <= line <= 12 and open_lines & dicemath.line_bit(line)]
+        if phase == "place":
+            return [_place_token(where[c][1]) for c in self.board.cells_of(self.line) if cells[c] == EMPTY]
+        if phase == "bonus":
+            return self._moves(budget=1) + [_END_MOVES]
+        if phase == "decide":
+            return [_ROLL_AGAIN, _STOP] if self.supply > 0 else [_STOP]
+        if phase == "moves":
+            return self._moves(budget=self.moves_left) + [_END_MOVES]
+        if phase == "consolation":
+            return self._consolation_options() + [_NO_OBSTACLE]
+        return []
+
+    def _where(self, cell: int) -> tuple[int, int]:
+        return self.board.where[cell]
+
+    def open_lines_mask(self) -> int:
+        """Lines that can take an action token now: a free circle and no action token of this turn."""
+        mask = 0
+        cells, used = self.cells, self.used_lines
+        for line, start, end in self.board.spans:
+            if line not in used and EMPTY in cells[start:end]:
+                mask |= 1 << (line - 5)
+        return mask
+
+    def _moves(self, budget: int) -> list[Action]:
+        board, cells, me, climbers = self.board, self.cells, self.player, self.climbers
+        where = board.where
+        out: list[Action] = []
+        summit_cost = 2 if self.two_action_summit else 1
+        for k in (0, 1):
+            at = climbers[2 * me + k]
+            if at < 0:
+                continue
+            if where[at][0] == dicemath.LINES[0] and summit_cost <= budget:
+                out.append(_summit(k))
+            out.extend(_move(me, k, *where[to]) for to in board.own_steps[at] if cells[to] == EMPTY)
+        for other in range(len(self.players)):
+            if other == me:
+                continue
+            for k in (0, 1):
+                at = climbers[2 * other + k]
+                if at >= 0:
+                    out.extend(_move(other, k, *where[to]) for to in board.push_steps[at] if cells[to] == EMPTY)
+        out.extend(_remove(*where[c]) for c, v in enumerate(cells) if v == OBSTACLE)
+        return out
+
+    def _consolation_options(self) -> list[Action]:
+        if self.supply == 0:
+            return []
+        where, used = self.board.where, self.used_lines
+        return [_place_obstacle(*where[c]) for c, v in enumerate(self.cells) if v == EMPTY and where[c][0] not in used]
+
+    # -- chance -----------------------------------------------------------------------------------
+    def chance_request(self) -> ChanceRequest | None:
+        if self.phase == "setup_roll":
+            who = self.players[self.rollers[len(self.setup_rolls)]].name
+            again = " again (tie)" if len(self.rollers) < len(self.players) else ""
+            return ChanceRequest("dice", 1, dicemath.FACES,
+                                 f"{who}: roll one die{again} to decide who places climbers first")
+        if self.phase == "roll":
+            n = self.dice_in_play
+            return ChanceRequest("dice", n, dicemath.FACES,
+                                 f"{self.players[self.player].name}: roll {n} {'die' if n == 1 else 'dice'}")
+        return None
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        if self.phase == "setup_roll":
+            return SetupRoll(rng.randint(1, 6))
+        if self.phase == "roll":
+            return Roll(tuple([rng.randint(1, 6) for _ in range(self.dice_in_play)]))
+        return super().sample_chance(rng)
+
+    def chance_action(self, values: list[Any]) -> Action:
+        request = self.chance_request()
+        if request is None:
+            return super().chance_action(values)
+        if len(values) != request.count:
+            raise IllegalAction(f"expected {request.count} {'die' if request.count == 1 else 'dice'}, "
+                                f"got {len(values)}")
+        read = tuple(_die_value(v) for v in values)
+        return SetupRoll(read[0]) if self.phase == "setup_roll" else Roll(read)
+
+    def _check_chance(self, action: Action) -> None:
+        if self.phase == "setup_roll":
+            if not isinstance(action, SetupRoll):
+                raise IllegalAction(f"waiting for one die to decide who places first, got {action.kind!r}")
+            _die_value(action.value)
+        else:
+            if not isinstance(action, Roll):
+                raise IllegalAction(f"waiting for a roll of {self.dice_in_play} dice, got {action.kind!r}")
+            if not isinstance(action.dice, tuple) or len(action.dice) != self.dice_in_play:
+                raise IllegalAction(f"expected {self.dice_in_play} dice, got {action.dice!r}")
+            for value in action.dice:
+                if value not in _FACE_SET or isinstance(value, bool):
+                    _die_value(value)
+
+    # -- changing the state -----------------------------------------------------------------------
+    def _apply(self, action: Action) -> None:
+        self._legal = None
+        _HANDLERS[action.kind](self, action)
+
+    def _on_setup_roll(self, action: SetupRoll) -> None:
+        self.setup_rolls += (action.value,)
+        if len(self.setup_rolls) < len(self.rollers):
+            return
+        top = max(self.setup_rolls)
+        tied = tuple(p for p, v in zip(self.rollers, self.setup_rolls) if v == top)
+        self.setup_rolls = ()
+        if len(tied) > 1:
+            self.rollers = tied
+            return
+        n = len(self.players)
+        self.rollers = ()
+        self.place_order = tuple((tied[0] - step) % n for step in range(n))
+        self.placed = 0
+        self.phase = "setup_place"
+        self.player = self.place_order[0]
+
+    def _on_place_climber(self, action: PlaceClimber) -> None:
+        cell = self.board.cell(dicemath.LINES[-1], action.circle)
+        k = 2 * self.player + (0 if self.climbers[2 * self.player] == OFF_BOARD else 1)
+        self.climbers[k] = cell
+        self.cells[cell] = CLIMBER + k
+        if k % 2 == 1:
+            self.placed += 1
+            if self.placed == len(self.players):
+                self._start_turn(self.place_order[-1])
+            else:
+                self.player = self.place_order[self.placed]
+
+    def _on_reclaim(self, action: ReclaimObstacle) -> None:
+        self.cells[self.board.cell(action.line, action.circle)] = EMPTY
+        self.supply += 1
+        self.phase = "roll"
+
+    def _on_roll(self, action: Roll) -> None:
+        self.roll = tuple(action.dice)
+        reach = dicemath.reach_mask(self.roll)
+        if reach & self.open_lines_mask():
+            self.phase = "choose"
+            return
+        self._flip_action_tokens()
+        self.phase = "consolation" if self._consolation_options() else self._end_turn()
+
+    def _on_eliminate(self, action: Eliminate) -> None:
+        self.eliminated = tuple(sorted(self.eliminated + action.dice))
+        self.dice_in_play -= len(action.dice)
+        self.line = action.line
+        self.phase = "place"
+
+    def _on_place_token(self, action: PlaceToken) -> None:
+        line = self.line
+        self.cells[self.board.cell(line, action.circle)] = ACTION_TOKEN
+        self.supply -= 1
+        self.used_lines += (line,)
+        self.roll = None
+        self.line = None
+        on_line = any(at >= 0 and self.board.cell_line[at] == line for at in self.climbers)
+        self.phase = "bonus" if on_line else "decide"
+
+    def _on_roll_again(self, action: RollAgain) -> None:
+        self.phase = "roll"
+
+    def _on_stop(self, action: Stop) -> None:
+        self.moves_left = len(self.used_lines)
+        self.phase = "moves"
+
+    def _on_move(self, action: MoveClimber) -> None:
+        k = 2 * action.owner + action.climber
+        to = self.board.cell(action.line, action.circle)
+        self.cells[self.climbers[k]] = EMPTY
+        self.cells[to] = CLIMBER + k
+        self.climbers[k] = to
+        self._after_move(1)
+
+    def _on_summit(self, action: ClimbSummit) -> None:
+        k = 2 * self.player + action.climber
+        self.cells[self.climbers[k]] = EMPTY
+        self.climbers[k] = SUMMIT
+        if self.climbers[2 * self.player] == self.climbers[2 * self.player + 1] == SUMMIT:
+            self.winner = self.player
+            self._flip_action_tokens()
+            self.phase = "over"
+            return
+        self._after_move(2 if self.two_action_summit else 1)
+
+    def _on_remove_obstacle(self, action: RemoveObstacle) -> None:
+        self.cells[self.board.cell(action.line, action.circle)] = EMPTY
+        self.supply += 1
+        self._after_move(1)
+
+    def _after_move(self, cost: int) -> None:
+        if self.phase == "bonus":
+            self.phase = "decide"
+            return
+        self.moves_left -= cost
+        if self.moves_left <= 0:
+            self.phase = self._end_turn()
+
+    def _on_end_moves(self, action: EndMoves) -> None:
+        self.phase = "decide" if self.phase == "bonus" else self._end_turn()
+
+    def _on_place_obstacle(self, action: PlaceObstacle) -> None:
+        self.cells[self.board.cell(action.line, action.circle)] = OBSTACLE
+        self.supply -= 1
+        self.phase = self._end_turn()
+
+    def _on_no_obstacle(self, action: NoObstacle) -> None:
+        self.phase = self._end_turn()
+
+    def _flip_action_tokens(self) -> None:
+        cells = self.cells
+        for c in range(len(cells)):
+            if cells[c] == ACTION_TOKEN:
+                cells[c] = OBSTACLE
+
+    def _end_turn(self) -> str:
+        """Flip, clear full lines, hand the dice on; returns the next phase."""
+        self._flip_action_tokens()
+        cells = self.cells
+        for line in dicemath.LINES:
+            circles = self.board.cells_of(line)
+            if all(cells[c] != EMPTY for c in circles):
+                for c in circles:
+                    if cells[c] == OBSTACLE:
+                        cells[c] = EMPTY
+                        self.supply += 1
+        return self._start_turn((self.player + 1) % len(self.players))
+
+    def _start_turn(self, player: int) -> str:
+        self.player = player
+        self.dice_in_play = dicemath.DICE
+        self.eliminated = ()
+        self.roll = None
+        self.line = None
+        self.used_lines = ()
+        self.moves_left = 0
+        self.phase = "roll" if self.supply > 0 else "reclaim"
+        return self.phase
+
+    # -- words for people -------------------------------------------------------------------------
+    def describe(self, action: Action) -> str:
+        name = self.players
+        if isinstance(action, SetupRoll):
+            return f"Rolled {action.value} to decide who places first"
+        if isinstance(action, Roll):
+            return "Rolled " + " ".join(map(str, action.dice))
+        if isinstance(action, PlaceClimber):
+            return f"Place a climber on line 12, circle {action.circle}"
+        if isinstance(action, ReclaimObstacle):
+            return f"Take the obstacle on line {action.line}, circle {action.circle} back into the supply"
+        if isinstance(action, Eliminate):
+            if not action.dice:
+                return f"Keep all dice: line {action.line}"
+            return f"Eliminate {_and(action.dice)}: line {action.line}"
+        if isinstance(action, PlaceToken):
+            return f"Place your token on line {self.line}, circle {action.circle}"
+        if isinstance(action, MoveClimber):
+            at = self.climbers[2 * action.owner + action.climber]
+            whose = "your climber" if action.owner == self.player else f"{name[action.owner].name}'s climber"
+            return (f"Move {whose} {_direction(self.board.cell_line[at], action.line)} "
+                    f"from {self.board.name(at)} to line {action.line}, circle {action.circle}")
+        if isinstance(action, ClimbSummit):
+            at = self.climbers[2 * self.player + action.climber]
+            cost = " (2 moves)" if self.two_action_summit else ""
+            return f"Climb from {self.board.name(at)} to the summit{cost}"
+        if isinstance(action, RemoveObstacle):
+            return f"Remove the obstacle on line {action.line}, circle {action.circle}"
+        if isinstance(action, EndMoves):
+            if self.phase == "bonus":
+                return "Skip the bonus move"
+            return f"End your moves ({self.moves_left} unused)"
+        if isinstance(action, RollAgain):
+            n = self.dice_in_play
+            return f"Roll again: {n} {'die' if n == 1 else 'dice'}"
+        if isinstance(action, Stop):
+            n = len(self.used_lines)
+            return f"Stop and move: {n} {'move' if n == 1 else 'moves'}"
+        if isinstance(action, PlaceObstacle):
+            return f"Place a consolation obstacle on line {action.line}, circle {action.circle}"
+        if isinstance(action, NoObstacle):
+            return "Place no obstacle"
+        raise IllegalAction(f"not a Matterhorn action: {action!r}")
+
+    def prompt(self) -> str:
+        if self.phase in CHANCE_PHASES:
+            return super().prompt()
+        if self.phase == "over":
+            return f"{self.players[self.winner].name} has both climbers on the summit and wins!"
+        who = self.players[self.player].name
+        return {
+            "setup_place": f"{who}: place a climber on a free circle of line 12",
+            "reclaim": f"{who}: the supply is empty; take one obstacle back before rolling",
+            "choose": f"{who}: rolled {' '.join(map(str, self.roll or ()))}; choose which dice to eliminate",
+            "place": f"{who}: place your action token on line {self.line}",
+            "bonus": f"{who}: a climber stands on that line, so take a bonus move now or skip it",
+            "decide": f"{who}: roll again or stop?",
+            "moves": f"{who}: {self.moves_left} {'move' if self.moves_left == 1 else 'moves'} left",
+            "consolation": f"{who}: the roll can't be placed, the turn is lost; place a consolation obstacle?",
+        }[self.phase]
+
+    # -- results ----------------------------------------------------------------------------------
+    def scores(self) -> list[int]:
+        return [sum(self.climbers[2 * p + k] == SUMMIT for k in (0, 1)) for p in range(len(self.players))]
+
+    def winners(self) -> list[int]:
+        return [] if self.winner is None else [self.winner]
+
+    def blocked_lines(self) -> list[int]:
+        """Lines the next token can't go on: used this turn, or without a free circle."""
+        mask = self.open_lines_mask()
+        return [line for line in dicemath.LINES if not mask & dicemath.line_bit(line)]
+
+    # -- JSON and undo ----------------------------------------------------------------------------
+    def _data(self) -> dict[str, Any]:
+        board = self.board
+        return {
+            "players": [p.to_json() for p in self.players],
+            "variants": {"two_action_summit": self.two_action_summit},
+            "board": board.to_json(),
+            "tokens": {str(line): "".join(TOKEN_CHARS.get(self.cells[c], "c") for c in board.cells_of(line))
+                       for line in dicemath.LINES},
+            "climbers": [[self._climber_json(2 * p + k) for k in (0, 1)] for p in range(len(self.players))],
+            "supply": self.supply,
+            "phase": self.phase,
+            "player": self.player,
+            "setup": {"rollers": list(self.rollers), "rolls": list(self.setup_rolls),
+                      "place_order": list(self.place_order), "placed": self.placed},
+            "turn": {"dice_in_play": self.dice_in_play, "eliminated": list(self.eliminated),
+                     "roll": None if self.roll is None else list(self.roll), "line": self.line,
+                     "used_lines": list(self.used_lines), "moves_left": self.moves_left},
+            "winner": self.winner,
+        }
+
+    def _climber_json(self, k: int) -> Any:
+        at = self.climbers[k]
+        if at == SUMMIT:
+            return "summit"
+        if at == OFF_BOARD:
+            return None
+        return list(self._where(at))
+
+    @classmethod
+    def _from_data(cls, data: Mapping[str, Any]) -> "MatterhornState":
+        try:
+            return cls._build(data)
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            if isinstance(exc, BadConfig):
+                raise
+            raise BadConfig(f"not a Matterhorn state: {type(exc).__name__} {exc}") from None
+
+    @classmethod
+    def _build(cls, data: Mapping[str, Any]) -> "MatterhornState":
+        players = tuple(Player(p["name"], p.get("colour", "")) for p in data["players"])
+        board = load_matterhorn_board(data["board"])
+        state = cls(players, bool(data["variants"]["two_action_summit"]), board)
+        codes = {char: code for code, char in TOKEN_CHARS.items()}
+        for line in dicemath.LINES:
+            row = data["tokens"][str(line)]
+            if len(row) != board.circles_per_line[line]:
+                raise BadConfig(f"tokens of line {line} must have {board.circles_per_line[line]} circles, got {row!r}")
+            for c, char in zip(board.cells_of(line), row):
+                state.cells[c] = codes.get(char, EMPTY)
+        for p, pair in enumerate(data["climbers"]):
+            for k, where in enumerate(pair):
+                if where == "summit":
+                    state.climbers[2 * p + k] = SUMMIT
+                elif where is not None:
+                    cell = board.cell(*where)
+                    state.climbers[2 * p + k] = cell
+                    state.cells[cell] = CLIMBER + 2 * p + k
+        if data["phase"] not in PHASES:
+            raise BadConfig(f"unknown phase {data['phase']!r}")
+        setup, turn = data["setup"], data["turn"]
+        state.supply = int(data["supply"])
+        state.phase = data["phase"]
+        state.player = int(data["player"])
+        state.rollers = tuple(setup["rollers"])
+        state.setup_rolls = tuple(setup["rolls"])
+        state.place_order = tuple(setup["place_order"])
+        state.placed = int(setup["placed"])
+        state.dice_in_play = int(turn["dice_in_play"])
+        state.eliminated = tuple(turn["eliminated"])
+        state.roll = None if turn["roll"] is None else tuple(turn["roll"])
+        state.line = turn["line"]
+        state.used_lines = tuple(turn["used_lines"])
+        state.moves_left = int(turn["moves_left"])
+        state.winner = data["winner"]
+        return state
+
+    def _save(self) -> Any:
+        return self.cells[:], self.climbers[:], _get_scalars(self)
+
+    def _load(self, saved: Any) -> None:
+        cells, climbers, scalars = saved
+        self.cells = cells[:]
+        self.climbers = climbers[:]
+        for name, value in zip(_SCALARS, scalars):
+            setattr(self, name, value)
+        self._legal = None
+
+    def clone(self) -> "MatterhornState":
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin.cells = self.cells[:]
+        twin.climbers = self.climbers[:]
+        twin._undo_stack = list(self._undo_stack)
+        twin._legal = None
+        return twin
+
+
+_HANDLERS = {kind: getattr(MatterhornState, "_on_" + kind) for kind in CODEC.classes}
+_FACE_SET = frozenset(dicemath.FACES)
+
+
+def _die_value(value: Any) -> int:
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+        raise IllegalAction(f"a die shows 1–6, got {value!r}")
+    return value
+
+
+def _and(values: tuple[int, ...]) -> str:
+    words = [str(v) for v in values]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _direction(from_line: int, to_line: int) -> str:
+    return "up" if to_line < from_line else "down" if to_line > from_line else "sideways"
