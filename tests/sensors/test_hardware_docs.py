@@ -1,0 +1,27 @@
+import csv
+
+from companion.sensors.pinmap import HEADER_GPIO_TO_PIN, SHIPPED_PIN_MAP, load_pin_map
+from companion.sensors.wiring_svg import main as wiring_main
+
+HARDWARE = SHIPPED_PIN_MAP.parent
+
+
+def test_the_wiring_drawing_is_up_to_date_with_the_pin_map():
+    assert wiring_main(["--check"]) == 0, "hardware/wiring.svg is stale: run python -m companion.sensors.wiring_svg"
+    svg = (HARDWARE / "wiring.svg").read_text()
+    for s in load_pin_map():
+        assert f"GPIO{s.gpio} (pin {HEADER_GPIO_TO_PIN[s.gpio]})" in svg and f"GP{s.pico_gp}<" in svg
+
+
+def test_the_parts_list_has_every_column_filled():
+    rows = list(csv.DictReader((HARDWARE / "parts.csv").open()))
+    assert list(rows[0]) == ["part", "example product", "quantity", "price range (EUR)"]
+    assert all(all(v.strip() for v in row.values()) for row in rows)
+    text = " ".join(r["part"] for r in rows).lower()
+    assert "break-beam" in text and "force-sensitive" in text and "10 kohm" in text
+
+
+def test_the_assembly_notes_cover_the_kit():
+    notes = (HARDWARE / "ASSEMBLY.md").read_text()
+    for must in ("3.3 V", "open collector", "recommend", "40–60 cm", "30°", "companion sensors test", "pinmap.json"):
+        assert must in notes
