@@ -16,13 +16,19 @@ from .faces import FACES, FRUITS, MATCHO_FACES, faces_of
 from .features import BLUR_VARIANTS, CROP_PX, extract, motion_blurred
 from .find import canonical_crop, find_dice
 from .recognise import Recogniser
-from .store import TeachStore
+from .store import DamagedStore, TeachStore
 
-__all__ = ["SymbolReader", "FruitReader", "MatchoReader", "make_reader", "NotTaught", "FACES", "FRUITS",
+__all__ = ["SymbolReader", "FruitReader", "MatchoReader", "make_reader", "get_reader", "NotTaught", "FACES", "FRUITS",
            "MATCHO_FACES"]
 
 
-class NotTaught(ValueError):
+try:  # a reader that cannot be made is the pip reader engineer's UnknownReader, so `companion read` says why
+    from ..readers import UnknownReader as _ReaderUnavailable
+except ImportError:  # pragma: no cover - readers.py is part of the same package
+    _ReaderUnavailable = ValueError  # type: ignore[misc,assignment]
+
+
+class NotTaught(_ReaderUnavailable):
     """The dice of this kind have not been taught (fully) yet; the message says how to teach them."""
 
 
@@ -69,4 +75,13 @@ def make_reader(kind: str, state_dir: str | Path | None = None, box: str = "defa
 
         state_dir = default_state_dir()
     faces_of(kind)
-    return SymbolReader(kind, TeachStore(state_dir, box).load(kind))
+    try:
+        examples = TeachStore(state_dir, box).load(kind)
+    except DamagedStore as exc:
+        raise NotTaught(str(exc)) from None
+    return SymbolReader(kind, examples)
+
+
+def get_reader(kind: str, state_dir: str | Path | None = None, box: str = "default") -> SymbolReader:
+    """The entry companion.vision.readers.get_reader uses for "fruit" and "matcho"."""
+    return make_reader(kind, state_dir, box)

@@ -38,7 +38,8 @@ class SceneOptions:
     die_px: tuple[float, float] = (56.0, 84.0)
     tilt: float = 0.04  # corner jitter as a share of the die side: a slight perspective
     touching: float = 0.5  # chance that a die is placed against one already on the tray
-    light: tuple[float, float] = (0.7, 1.25)
+    # Brightness: auto exposure keeps the brightest die just below saturation, dimmer light is common.
+    light: tuple[float, float] = (0.55, 1.0)
     noise: tuple[float, float] = (1.0, 5.0)
     motion_blur: tuple[int, int] | None = None  # blur length in pixels, e.g. (6, 14)
 
@@ -175,7 +176,7 @@ def render_dice(seed: int, style: IconStyle, groups: list[tuple[str, list[str], 
     for quad, (img, alpha) in quads:
         _draw_die(canvas, None, quad, img, alpha)
     gain = rng.uniform(*options.light)
-    tint = rng.uniform(0.93, 1.07, 3)
+    tint = rng.uniform(0.94, 1.05, 3)
     gx, gy = rng.uniform(-0.15, 0.15, 2)
     corners = np.array([[1 - gx / 2 - gy / 2, 1 + gx / 2 - gy / 2], [1 - gx / 2 + gy / 2, 1 + gx / 2 + gy / 2]])
     gradient = cv2.resize(corners.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)

@@ -1,0 +1,128 @@
+"""`companion teach fruit|matcho`: teach the companion the symbol dice of the box on the table.
+
+    companion teach fruit --face banana IMAGE...     photos with one or more dice, banana face up
+    companion teach matcho --camera usb:0            asks for each face in turn and takes a frame
+    companion teach fruit --status                   what is taught, what is missing
+    companion teach fruit --forget banana            drop one face's examples (or `all`)
+
+Examples live in the state directory (--state-dir, default the companion's), per box (--box). Re-teaching
+a face replaces its examples (--add keeps them). A refused teach changes nothing.
+"""
+from __future__ import annotations
+
+import sys
+
+from ..cli import CliError
+
+KINDS = ("fruit", "matcho")
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("kind", choices=KINDS, help="which dice: fruit or matcho")
+    parser.add_argument("--face", nargs="+", metavar="FACE IMAGE",
+                        help="a face (a fruit name, matcho or blank), then photos of dice showing it")
+    parser.add_argument("--add", action="store_true", help="add to the face's examples instead of replacing them")
+    parser.add_argument("--camera", metavar="SOURCE", help="teach live: picamera2, usb:N, a video or a folder")
+    parser.add_argument("--shots", type=int, default=1, help="frames taken per face with --camera (default 1)")
+    parser.add_argument("--status", action="store_true", help="show what is taught and what is missing")
+    parser.add_argument("--forget", metavar="FACE", help="drop the examples of FACE, or `all`")
+    parser.add_argument("--state-dir", help="where taught dice are kept (default: the companion's state directory)")
+    parser.add_argument("--box", default="default", help="which box of dice (default: default)")
+
+
+def _store(args):
+    from ..config import default_state_dir
+    from .symbols.store import TeachStore
+
+    try:
+        return TeachStore(args.state_dir or default_state_dir(), args.box)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+
+
+def _load_images(paths: list[str]):
+    import cv2
+
+    out = []
+    for path in paths:
+        image = cv2.imread(path, cv2.IMREAD_COLOR)
+        if image is None:
+            raise CliError(f"cannot read image {path}: not found or not an image; nothing was changed")
+        out.append((path, image))
+    return out
+
+
+def _status(store, kind: str) -> int:
+    from .symbols.faces import faces_of
+    from .symbols.teach import missing_faces
+
+    examples = store.load(kind)
+    for face in faces_of(kind):
+        print(f"{face}: {len(examples.get(face, []))} example(s)")
+    missing = missing_faces(kind, examples)
+    print(f"still to teach: {', '.join(missing)}" if missing else f"all {kind} faces taught")
+    return 0
+
+
+def _forget(store, kind: str, face: str) -> int:
+    from .symbols.faces import check_face
+
+    examples = store.load(kind)
+    if face == "all":
+        examples = {}
+    else:
+        check_face(kind, face)
+        examples.pop(face, None)
+    store.save(kind, examples)
+    print(f"forgot {'every face' if face == 'all' else face} of the {kind} dice in box {store.box!r}")
+    return 0
+
+
+def _camera(store, args) -> int:
+    from .sources import SourceError, open_source
+    from .symbols.teach import teach_interactive
+
+    try:
+        source = open_source(args.camera)
+    except SourceError as exc:
+        raise CliError(str(exc)) from None
+    frames = (frame.image for frame in source)
+    try:
+        missing = teach_interactive(store, args.kind, frames, input, print, shots=args.shots)
+    except StopIteration:
+        raise CliError(f"the camera {args.camera} gave no more frames; what was taught so far is kept") from None
+    finally:
+        close = getattr(source, "close", None)
+        if close:
+            close()
+    return 1 if missing else 0
+
+
+def run(args) -> int:
+    from .symbols.faces import UnknownFace
+    from .symbols.store import DamagedStore
+    from .symbols.teach import TeachError, teach_face
+
+    modes = sum(bool(x) for x in (args.face, args.camera, args.status, args.forget))
+    if modes != 1:
+        raise CliError("give one of: --face FACE IMAGE..., --camera SOURCE, --status, --forget FACE")
+    if args.shots < 1:
+        raise CliError("--shots must be at least 1")
+    store = _store(args)
+    try:
+        if args.status:
+            return _status(store, args.kind)
+        if args.forget:
+            return _forget(store, args.kind, args.forget)
+        if args.camera:
+            return _camera(store, args)
+        face, images = args.face[0], args.face[1:]
+        if not images:
+            raise CliError(f"no images of the {face} face given: `--face {face} IMAGE...`, or use --camera")
+        report = teach_face(store, args.kind, face, _load_images(images), add=args.add)
+    except (TeachError, UnknownFace, DamagedStore) as exc:
+        raise CliError(str(exc)) from None
+    for line in report.lines():
+        print(line)
+    sys.stdout.flush()
+    return 0
