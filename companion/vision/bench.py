@@ -1,0 +1,70 @@
+"""`companion bench pips`: reading a 1280×720 frame on one core.
+
+The frames are real photos from shared/data/dice-real placed on a 1280×720 canvas of their own
+background colour (several photos side by side, so a frame holds many dice); without the shared data
+the benchmark says so instead of measuring something else.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..bench import Benchmark, summarise, time_calls
+
+TARGET_MS = 15.0
+FRAME_SIZE = (720, 1280)
+SETS = ("nell-byler-d6", "matteop65-d6")
+
+
+def data_root() -> Path:
+    return Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dice-real"
+
+
+def build_frames(count: int = 8):
+    """1280×720 frames, each holding two real photos side by side on their median colour."""
+    import cv2
+    import numpy as np
+
+    photos = []
+    for name in SETS:
+        folder = data_root() / name / "images"
+        photos += sorted(folder.glob("*.jpg"))[::7]
+    frames = []
+    for i in range(count):
+        canvas = None
+        x = 0
+        for path in photos[2 * i % len(photos):][:2]:
+            image = cv2.imread(str(path))
+            image = image[: FRAME_SIZE[0], : FRAME_SIZE[1] // 2]
+            if canvas is None:
+                canvas = np.empty((*FRAME_SIZE, 3), np.uint8)
+                canvas[:] = np.median(image.reshape(-1, 3), axis=0).astype(np.uint8)
+            canvas[: image.shape[0], x: x + image.shape[1]] = image
+            x += FRAME_SIZE[1] // 2
+        frames.append(canvas)
+    return frames
+
+
+def _read_frame():
+    import cv2
+
+    from .pips import PipReader
+
+    if not data_root().is_dir():
+        from ..bench import Result
+
+        return Result("read_1280x720", "ms", float("nan"), TARGET_MS, note=f"not measured: no photos at {data_root()}")
+    cv2.setNumThreads(1)
+    reader = PipReader()
+    frames = build_frames()
+    index = [0]
+
+    def one():
+        reader.read(frames[index[0] % len(frames)])
+        index[0] += 1
+
+    samples = time_calls(one, repeat=60, warmup=4)
+    return summarise("read_1280x720", samples, TARGET_MS, note="one core (cv2.setNumThreads(1)); a Pi 4 core is 3-4x slower")
+
+
+def benchmarks() -> list[Benchmark]:
+    return [Benchmark("read_1280x720", _read_frame)]

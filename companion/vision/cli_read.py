@@ -1,0 +1,98 @@
+"""`companion read [--dice pips|fruit|matcho] [--tray x0,y0,x1,y1] [--json] IMAGE...` and
+`companion read --camera picamera2|usb:N|FILE`.
+
+With images: one line per image, in the order given. `--json` prints exactly
+`{"image": ..., "dice": [{"value", "center", "box", "confidence"[, "unsure": true]}], "ms": ...}`
+where `ms` is the time spent reading (decoding excluded). An image that is missing or cannot be decoded
+gets `{"image": ..., "error": "..."}` and the others go on. Exit code: 0 when at least one image was
+read, 1 when none could be.
+
+With `--camera`: prints each settled roll as it happens, through `companion.vision.live.run_camera`.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+from ..cli import CliError
+
+DICE_KINDS = ("pips", "fruit", "matcho")
+
+
+def parse_tray(text: str | None) -> tuple[int, int, int, int] | None:
+    if text is None:
+        return None
+    parts = text.split(",")
+    try:
+        x0, y0, x1, y1 = (int(float(p)) for p in parts)
+    except ValueError:
+        raise CliError(f"--tray wants four numbers x0,y0,x1,y1, got {text!r}") from None
+    if x1 <= x0 or y1 <= y0:
+        raise CliError(f"--tray {text!r} is empty: x1 must exceed x0 and y1 must exceed y0")
+    return x0, y0, x1, y1
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("images", nargs="*", metavar="IMAGE", help="image files to read")
+    parser.add_argument("--dice", choices=DICE_KINDS, default="pips", help="which dice (default: pips)")
+    parser.add_argument("--tray", metavar="x0,y0,x1,y1", help="only dice inside this region count")
+    parser.add_argument("--json", action="store_true", help="one JSON line per image")
+    parser.add_argument("--camera", metavar="SOURCE", help="read settled rolls live: picamera2, usb:N or a video file")
+
+
+def _text_line(path: str, dice) -> str:
+    if not dice:
+        return f"{path}: no dice"
+    parts = []
+    for d in dice:
+        mark = "?" if d.unsure else ""
+        parts.append(f"{d.value}{mark} at ({d.center[0]:.0f}, {d.center[1]:.0f})")
+    values = " ".join(f"{d.value}{'?' if d.unsure else ''}" for d in dice)
+    return f"{path}: {len(dice)} dice: {values}  [" + "; ".join(parts) + "]"
+
+
+def read_images(paths: list[str], reader, tray, as_json: bool, out=None) -> int:
+    import os
+
+    import cv2
+
+    out = out or sys.stdout
+    read_any = False
+    for path in paths:
+        frame = cv2.imread(path, cv2.IMREAD_COLOR)
+        if frame is None:
+            error = "no such file" if not os.path.exists(path) else "cannot decode as an image"
+            print(json.dumps({"image": path, "error": error}) if as_json else f"{path}: error: {error}", file=out)
+            continue
+        start = time.perf_counter_ns()
+        dice = reader.read(frame, tray)
+        ms = (time.perf_counter_ns() - start) / 1e6
+        read_any = True
+        if as_json:
+            print(json.dumps({"image": path, "dice": [d.to_json() for d in dice], "ms": round(ms, 1)}), file=out)
+        else:
+            print(_text_line(path, dice) + f"  ({ms:.1f} ms)", file=out)
+        out.flush()
+    return 0 if read_any else 1
+
+
+def run(args) -> int:
+    from .readers import UnknownReader, get_reader
+
+    if args.camera and args.images:
+        raise CliError("give either IMAGE... or --camera, not both")
+    if not args.camera and not args.images:
+        raise CliError("nothing to read: give IMAGE... or --camera SOURCE")
+    tray = parse_tray(args.tray)
+    try:
+        reader = get_reader(args.dice)
+    except UnknownReader as exc:
+        raise CliError(str(exc)) from None
+    if args.camera:
+        try:
+            from .live import run_camera
+        except ImportError:
+            raise CliError("live reading from a camera is not available in this build yet") from None
+        return int(run_camera(args.camera, reader, sys.stdout, args.json) or 0)
+    return read_images(args.images, reader, tray, args.json)

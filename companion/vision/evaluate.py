@@ -1,0 +1,218 @@
+"""Score a dice reader against a labelled photo set (`labels.jsonl`, as in shared/data/dice-real).
+
+    python -m companion.vision.evaluate /path/to/set [--split dev|holdout|all] [--dice pips] [--show-misses]
+
+Scoring, as the sets' README says: each labelled die is matched to the nearest reported centre within
+`MATCH_RADIUS` times its box size (each report matches at most one label); its value is right when it
+equals the label. Reports that match no label are extra dice. A photo is right when every die in it is
+read right and nothing extra is reported. A die reported `unsure` counts as not right (the table would
+ask a person), and is counted apart.
+
+The split is fixed by a hash of the image name, so the held-out quarter never changes and is never
+used for tuning.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+MATCH_RADIUS = 0.75
+HOLDOUT_EVERY = 4  # one image in four is held out
+
+
+@dataclasses.dataclass(frozen=True)
+class LabelledDie:
+    value: int
+    box: tuple[float, float, float, float]
+
+    @property
+    def center(self) -> tuple[float, float]:
+        x0, y0, x1, y1 = self.box
+        return (x0 + x1) / 2, (y0 + y1) / 2
+
+    @property
+    def size(self) -> float:
+        x0, y0, x1, y1 = self.box
+        return max(x1 - x0, y1 - y0)
+
+
+@dataclasses.dataclass(frozen=True)
+class LabelledImage:
+    path: Path
+    name: str
+    dice: tuple[LabelledDie, ...]
+
+
+def split_of(name: str) -> str:
+    digest = hashlib.sha1(Path(name).name.encode()).digest()
+    return "holdout" if digest[0] % HOLDOUT_EVERY == 0 else "dev"
+
+
+def load_set(folder: str | Path, split: str = "all") -> list[LabelledImage]:
+    folder = Path(folder)
+    labels = folder / "labels.jsonl"
+    if not labels.is_file():
+        raise FileNotFoundError(f"no labels.jsonl in {folder}")
+    images = []
+    for line in labels.read_text().splitlines():
+        if not line.strip():
+            continue
+        record = json.loads(line)
+        if split != "all" and split_of(record["image"]) != split:
+            continue
+        dice = tuple(LabelledDie(int(d["value"]), tuple(map(float, d["box"]))) for d in record["dice"])
+        images.append(LabelledImage(folder / record["image"], record["image"], dice))
+    return images
+
+
+@dataclasses.dataclass
+class ImageScore:
+    name: str
+    pairs: list[tuple[int, int | str | None, bool]]  # (label value, read value or None, unsure)
+    extra: int
+
+    @property
+    def right(self) -> bool:
+        return self.extra == 0 and all(read == label and not unsure for label, read, unsure in self.pairs)
+
+
+def match(labelled: tuple[LabelledDie, ...], readings) -> ImageScore:
+    """Greedy nearest-first matching of labels to reported centres within MATCH_RADIUS × box size."""
+    candidates = []
+    for i, die in enumerate(labelled):
+        cx, cy = die.center
+        for j, reading in enumerate(readings):
+            dist = ((reading.center[0] - cx) ** 2 + (reading.center[1] - cy) ** 2) ** 0.5
+            if dist <= MATCH_RADIUS * die.size:
+                candidates.append((dist, i, j))
+    candidates.sort()
+    label_to_read: dict[int, int] = {}
+    used: set[int] = set()
+    for _, i, j in candidates:
+        if i in label_to_read or j in used:
+            continue
+        label_to_read[i] = j
+        used.add(j)
+    pairs = []
+    for i, die in enumerate(labelled):
+        j = label_to_read.get(i)
+        pairs.append((die.value, None if j is None else readings[j].value, False if j is None else readings[j].unsure))
+    return ImageScore("", pairs, len(readings) - len(used))
+
+
+@dataclasses.dataclass
+class SetScore:
+    images: list[ImageScore]
+
+    @property
+    def dice(self) -> int:
+        return sum(len(s.pairs) for s in self.images)
+
+    @property
+    def dice_right(self) -> int:
+        return sum(1 for s in self.images for label, read, unsure in s.pairs if read == label and not unsure)
+
+    @property
+    def unsure(self) -> int:
+        return sum(1 for s in self.images for _, read, unsure in s.pairs if unsure)
+
+    @property
+    def missed(self) -> int:
+        return sum(1 for s in self.images for _, read, _ in s.pairs if read is None)
+
+    @property
+    def extra(self) -> int:
+        return sum(s.extra for s in self.images)
+
+    @property
+    def die_accuracy(self) -> float:
+        return self.dice_right / max(1, self.dice)
+
+    @property
+    def photo_accuracy(self) -> float:
+        return sum(s.right for s in self.images) / max(1, len(self.images))
+
+    @property
+    def extra_per_100_photos(self) -> float:
+        return 100 * self.extra / max(1, len(self.images))
+
+    def per_value(self) -> dict[int, tuple[int, int]]:
+        out: dict[int, list[int]] = {v: [0, 0] for v in range(1, 7)}
+        for s in self.images:
+            for label, read, unsure in s.pairs:
+                out[label][1] += 1
+                out[label][0] += int(read == label and not unsure)
+        return {v: (r, n) for v, (r, n) in out.items()}
+
+    def confusion(self) -> dict[int, dict[str, int]]:
+        """label -> {read value as text, "miss" or "unsure": count}."""
+        out: dict[int, dict[str, int]] = {v: {} for v in range(1, 7)}
+        for s in self.images:
+            for label, read, unsure in s.pairs:
+                key = "miss" if read is None else "unsure" if unsure else str(read)
+                out[label][key] = out[label].get(key, 0) + 1
+        return out
+
+
+def score_set(images: list[LabelledImage], reader) -> SetScore:
+    import cv2
+
+    scores = []
+    for image in images:
+        frame = cv2.imread(str(image.path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise OSError(f"cannot decode {image.path}")
+        score = match(image.dice, reader.read(frame))
+        score.name = image.name
+        scores.append(score)
+    return SetScore(scores)
+
+
+def report(score: SetScore, title: str) -> str:
+    lines = [
+        f"{title}: {len(score.images)} photos, {score.dice} dice",
+        f"  per die:   {score.die_accuracy:.1%} right ({score.dice_right}/{score.dice}), "
+        f"{score.missed} missed, {score.unsure} unsure",
+        f"  per photo: {score.photo_accuracy:.1%} all right with nothing extra",
+        f"  extra dice: {score.extra} ({score.extra_per_100_photos:.1f} per 100 photos)",
+        "  per value: " + ", ".join(f"{v}: {r}/{n}" for v, (r, n) in score.per_value().items()),
+        "  confusion (label -> read):",
+    ]
+    columns = [str(v) for v in range(1, 7)] + ["unsure", "miss"]
+    lines.append("         " + "".join(c.rjust(7) for c in columns))
+    for label, row in score.confusion().items():
+        lines.append(f"    {label}    " + "".join(str(row.get(c, 0)).rjust(7) for c in columns))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m companion.vision.evaluate", description=__doc__.split("\n")[0])
+    parser.add_argument("folder", help="a labelled set: a folder with labels.jsonl and the images")
+    parser.add_argument("--split", choices=("dev", "holdout", "all"), default="all")
+    parser.add_argument("--dice", default="pips", help="reader kind (see companion.vision.readers)")
+    parser.add_argument("--show-misses", action="store_true", help="list every photo that is not all right")
+    args = parser.parse_args(argv)
+
+    from .readers import get_reader
+
+    try:
+        images = load_set(args.folder, args.split)
+    except FileNotFoundError as exc:
+        print(f"evaluate: {exc}", file=sys.stderr)
+        return 2
+    score = score_set(images, get_reader(args.dice))
+    print(report(score, f"{Path(args.folder).name} [{args.split}]"))
+    if args.show_misses:
+        for s in score.images:
+            if not s.right:
+                wrong = [(label, read) for label, read, unsure in s.pairs if read != label or unsure]
+                print(f"  {s.name}: wrong {wrong} extra {s.extra}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

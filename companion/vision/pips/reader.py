@@ -1,0 +1,59 @@
+"""`PipReader`: pips → faces → one `DieReading` per top face."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...events import DieReading
+from .candidates import find_pips
+from .faces import group_faces
+from .patterns import Face, read_face
+
+UNSURE_BELOW = 0.5
+
+
+class PipReader:
+    """Reads six-sided pip dice in a BGR frame. Stateless; safe to reuse across frames."""
+
+    kind = "pips"
+
+    def __init__(self, levels: int = 3, unsure_below: float = UNSURE_BELOW):
+        self.levels = levels
+        self.unsure_below = unsure_below
+
+    def faces(self, frame_bgr: np.ndarray) -> list[Face]:
+        import cv2
+
+        smooth = cv2.GaussianBlur(frame_bgr, (3, 3), 0)
+        pips = find_pips(frame_bgr, self.levels)
+        faces = []
+        for group in group_faces(smooth, pips):
+            face = read_face(group)
+            if face is not None and not face.slanted:
+                faces.append(face)
+        return faces
+
+    def read(self, frame_bgr: np.ndarray, tray: tuple[int, int, int, int] | None = None) -> list[DieReading]:
+        if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
+            raise ValueError("expected a BGR image (height × width × 3)")
+        image = frame_bgr
+        ox = oy = 0
+        if tray is not None:
+            x0, y0, x1, y1 = (int(v) for v in tray)
+            x0, y0 = max(0, x0), max(0, y0)
+            x1, y1 = min(image.shape[1], x1), min(image.shape[0], y1)
+            if x1 <= x0 or y1 <= y0:
+                return []
+            image, ox, oy = image[y0:y1, x0:x1], x0, y0
+        readings = []
+        for face in self.faces(image):
+            cx, cy = face.center
+            x0, y0, x1, y1 = face.box
+            readings.append(DieReading(
+                value=face.value,
+                center=(float(cx + ox), float(cy + oy)),
+                box=(float(x0 + ox), float(y0 + oy), float(x1 + ox), float(y1 + oy)),
+                confidence=float(face.confidence),
+                unsure=face.confidence < self.unsure_below,
+            ))
+        readings.sort(key=lambda r: (r.center[1], r.center[0]))
+        return readings

@@ -1,0 +1,31 @@
+"""Dice readers by kind: `get_reader("pips" | "fruit" | "matcho", **options)`.
+
+A reader has `read(frame_bgr, tray=None) -> list[DieReading]`. Pip dice are read by
+`companion.vision.pips`; fruit and Matcho dice by `companion.vision.symbols` (its `get_reader(kind,
+**options)`), imported only when asked for.
+"""
+from __future__ import annotations
+
+import importlib
+
+KINDS = ("pips", "fruit", "matcho")
+
+
+class UnknownReader(ValueError):
+    pass
+
+
+def get_reader(kind: str = "pips", **options):
+    if kind == "pips":
+        from .pips import PipReader
+
+        return PipReader(**options)
+    if kind in ("fruit", "matcho"):
+        try:
+            symbols = importlib.import_module("companion.vision.symbols")
+        except ModuleNotFoundError as exc:
+            raise UnknownReader(f"the {kind} reader is not available in this build ({exc})") from None
+        if not hasattr(symbols, "get_reader"):
+            raise UnknownReader(f"the {kind} reader is not available in this build (no symbols.get_reader)")
+        return symbols.get_reader(kind, **options)
+    raise UnknownReader(f"unknown dice kind {kind!r}; choose from: {', '.join(KINDS)}")

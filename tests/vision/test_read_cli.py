@@ -1,0 +1,70 @@
+"""`companion read IMAGE... [--json] [--tray] [--dice]` as a user runs it."""
+import json
+
+import pytest
+
+pytest.importorskip("cv2")
+import cv2  # noqa: E402
+
+from pips_drawing import draw_die, table  # noqa: E402
+
+
+@pytest.fixture
+def two_dice(tmp_path):
+    frame = table()
+    draw_die(frame, 4, (150, 200), 50, 15)
+    draw_die(frame, 2, (450, 260), 50, 30)
+    path = tmp_path / "roll.png"
+    cv2.imwrite(str(path), frame)
+    return str(path)
+
+
+def test_json_line_per_image_in_the_promised_shape(run_cli, two_dice):
+    code, out, _ = run_cli("read", two_dice, "--json")
+    assert code == 0
+    (line,) = out.splitlines()
+    record = json.loads(line)
+    assert list(record) == ["image", "dice", "ms"]
+    assert record["image"] == two_dice
+    assert sorted(d["value"] for d in record["dice"]) == [2, 4]
+    for die in record["dice"]:
+        assert set(die) <= {"value", "center", "box", "confidence", "unsure"}
+        assert len(die["center"]) == 2 and len(die["box"]) == 4 and 0 <= die["confidence"] <= 1
+        assert die.get("unsure", True) is True
+
+
+def test_a_missing_or_broken_image_is_an_error_line_and_the_rest_go_on(run_cli, two_dice, tmp_path):
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"not a jpeg")
+    code, out, _ = run_cli("read", str(tmp_path / "missing.jpg"), str(broken), two_dice, "--json")
+    assert code == 0
+    lines = [json.loads(l) for l in out.splitlines()]
+    assert lines[0] == {"image": str(tmp_path / "missing.jpg"), "error": "no such file"}
+    assert lines[1] == {"image": str(broken), "error": "cannot decode as an image"}
+    assert len(lines[2]["dice"]) == 2
+
+
+def test_exit_code_1_when_no_image_could_be_read(run_cli, tmp_path):
+    code, out, _ = run_cli("read", str(tmp_path / "missing.jpg"), "--json")
+    assert code == 1 and "error" in json.loads(out)
+
+
+def test_tray_limits_the_dice_read(run_cli, two_dice):
+    code, out, _ = run_cli("read", two_dice, "--json", "--tray", "300,100,640,480")
+    assert code == 0
+    assert [d["value"] for d in json.loads(out)["dice"]] == [2]
+
+
+def test_bad_tray_is_a_one_line_error(run_cli, two_dice):
+    code, _, err = run_cli("read", two_dice, "--tray", "1,2,3")
+    assert code == 2 and "--tray wants four numbers" in err
+
+
+def test_text_output_names_the_values(run_cli, two_dice):
+    code, out, _ = run_cli("read", two_dice)
+    assert code == 0 and "2 dice" in out and two_dice in out
+
+
+def test_nothing_to_read_is_an_error(run_cli):
+    code, _, err = run_cli("read")
+    assert code == 2 and "nothing to read" in err
