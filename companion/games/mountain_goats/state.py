@@ -147,10 +147,12 @@ class MountainGoatsState(State):
                     itertools.combinations(away, r) for r in range(len(away) + 1)):
                 steps = tuple(m for m in ordinary if pos[m - 5] != ON_BIG or m in returning)
                 for big in self._big_choices(steps, bigs):
-                    candidates.add(Move(steps, big))
+                    candidates.add((len(steps) + len(big), steps, big))
         plans: dict[Any, Move] = {}
-        for plan in sorted(candidates, key=lambda a: (len(a.steps) + len(a.big), a.steps, a.big)):
-            plans.setdefault(self._effect(plan), plan)
+        for _, steps, big in sorted(candidates):
+            effect = self._effect(steps, big)
+            if effect not in plans:
+                plans[effect] = Move(steps, big)
         return list(plans.values())
 
     def _big_choices(self, steps: tuple[int, ...], bigs: tuple[int, ...]) -> list[tuple[tuple[int, int], ...]]:
@@ -166,12 +168,12 @@ class MountainGoatsState(State):
                     out.append(tuple(zip(chosen, from_mountains)))
         return out
 
-    def _effect(self, plan: Move) -> tuple[Any, ...]:
+    def _effect(self, steps: tuple[int, ...], big: tuple[tuple[int, int], ...]) -> tuple[Any, ...]:
         """What a plan changes for the player: goats, tokens taken, goats knocked off, Big Mountain."""
         pos = list(self.pos[self.current])
         taken = [0] * len(MOUNTAINS)
         knocks = []
-        for m in plan.steps:
+        for m in steps:
             i = m - 5
             if pos[i] == ON_BIG:
                 pos[i] = 0
@@ -184,9 +186,9 @@ class MountainGoatsState(State):
                     knocks.append(m)
             if self.tokens_left[i] > taken[i]:
                 taken[i] += 1
-        for _, m in plan.big:
+        for _, m in big:
             pos[m - 5] = ON_BIG
-        return tuple(pos), tuple(taken), tuple(knocks), plan.big
+        return tuple(pos), tuple(taken), tuple(knocks), big
 
     def _summit_goat(self, i: int) -> int | None:
         """The player (other than the current one) whose goat stands on the summit of mountain index i."""
