@@ -45,9 +45,10 @@ def _contrast_maps(smooth: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             cv2.max(cv2.max(lighter[0], lighter[1]), lighter[2]))
 
 
-def _blobs(image: np.ndarray, scale: float, level: int) -> list[Pip]:
+def _blobs(image: np.ndarray, scale: float, level: int, smooth: np.ndarray | None = None) -> list[Pip]:
     """Blobs darker (or lighter) than their local mean in any colour channel, with an even ring around."""
-    smooth = cv2.GaussianBlur(image, (3, 3), 0) if level == 0 else image
+    if smooth is None:
+        smooth = cv2.GaussianBlur(image, (3, 3), 0) if level == 0 else image
     found: list[Pip] = []
     for dark, contrast in zip((True, False), _contrast_maps(smooth)):
         blobs = list(_round_blobs(contrast, MIN_CONTRAST, 0, 0))
@@ -118,7 +119,7 @@ def _ringed(image: np.ndarray, contrast: np.ndarray, centres: np.ndarray, diamet
     return enough & even
 
 
-def find_pips(image: np.ndarray, levels: int = 3) -> list[Pip]:
+def find_pips(image: np.ndarray, levels: int = 3, smooth: np.ndarray | None = None) -> list[Pip]:
     """Pip-like blobs at `levels` octaves; a blob found at two levels is kept once, at the finer one."""
     pips: list[Pip] = []
     for level in range(levels):
@@ -128,7 +129,7 @@ def find_pips(image: np.ndarray, levels: int = 3) -> list[Pip]:
             image = cv2.pyrDown(image)
         scale = float(2 ** level)
         finer = list(pips)
-        for pip in _blobs(image, scale, level):
+        for pip in _blobs(image, scale, level, smooth if level == 0 else None):
             if any(abs(p.x - pip.x) < reach and abs(p.y - pip.y) < reach
                    and np.hypot(p.x - pip.x, p.y - pip.y) < 0.5 * (p.diameter + pip.diameter) + scale
                    for p in finer for reach in (0.5 * (p.diameter + pip.diameter) + scale,)):

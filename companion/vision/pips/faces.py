@@ -66,18 +66,20 @@ def group_faces(image: np.ndarray, pips: list[Pip]) -> list[list[Pip]]:
             i = parent[i]
         return i
 
-    for i in range(n):
-        a = pips[i]
-        for j in range(i + 1, n):
-            b = pips[j]
-            size = max(a.diameter, b.diameter)
-            if max(a.diameter, b.diameter) > MAX_SIZE_RATIO * min(a.diameter, b.diameter):
-                continue
-            if np.hypot(a.x - b.x, a.y - b.y) > MAX_SPAN * size or not _alike_shape(a, b):
-                continue
-            tolerance = max(MIN_STEP, STEP_TOLERANCE * min(a.contrast, b.contrast))
-            if root(i) != root(j) and _segment_even(image, a, b, pips, tolerance):
-                parent[root(i)] = root(j)
+    if n < 2:
+        return [[p] for p in pips]
+    xy = np.array([(p.x, p.y) for p in pips])
+    d = np.array([p.diameter for p in pips])
+    dist = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
+    big, small = np.maximum(d[:, None], d[None, :]), np.minimum(d[:, None], d[None, :])
+    near = (dist <= MAX_SPAN * big) & (big <= MAX_SIZE_RATIO * small)
+    for i, j in zip(*np.nonzero(np.triu(near, 1))):
+        a, b = pips[i], pips[j]
+        if not _alike_shape(a, b):
+            continue
+        tolerance = max(MIN_STEP, STEP_TOLERANCE * min(a.contrast, b.contrast))
+        if root(i) != root(j) and _segment_even(image, a, b, pips, tolerance):
+            parent[root(i)] = root(j)
     groups: dict[int, list[Pip]] = {}
     for i in range(n):
         groups.setdefault(root(i), []).append(pips[i])

@@ -85,3 +85,25 @@ def read_face(pips: list[Pip]) -> Face | None:
     size_spread = float(diameters.std() / diameters.mean())
     confidence = float(np.clip(1.0 - 2.0 * error - 1.0 * size_spread, 0.0, 1.0))
     return Face(n, center, SIDE_PER_SPAN * span, confidence, pips)
+
+
+FACE_RING = 1.7  # pip diameters: still on the die around a lone pip
+OFF_DIE_RING = 3.6  # pip diameters: past the edge of the die around a lone pip
+_ANGLES = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+
+
+def _ring(image: np.ndarray, pip: Pip, radius: float) -> np.ndarray:
+    xs = np.clip(np.rint(pip.x + radius * np.cos(_ANGLES)), 0, image.shape[1] - 1).astype(int)
+    ys = np.clip(np.rint(pip.y + radius * np.sin(_ANGLES)), 0, image.shape[0] - 1).astype(int)
+    return image[ys, xs].astype(np.float32)
+
+
+def lone_pip_on_a_die(image: np.ndarray, pip: Pip) -> bool:
+    """A lone pip is a 1 only when an even face surrounds it and that face ends a few pips away:
+    a speck on the table or a glint on a die's edge has the same surface all around, far out."""
+    face = _ring(image, pip, FACE_RING * pip.diameter)
+    colour = np.median(face, axis=0)
+    if np.count_nonzero(np.abs(face - colour).max(axis=1) > max(25.0, 0.6 * pip.contrast)) > 3:
+        return False
+    outside = _ring(image, pip, OFF_DIE_RING * pip.diameter)
+    return np.count_nonzero(np.abs(outside - colour).max(axis=1) > 20.0) >= 4

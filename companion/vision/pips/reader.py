@@ -6,7 +6,7 @@ import numpy as np
 from ...events import DieReading
 from .candidates import find_pips
 from .faces import group_faces
-from .patterns import Face, read_face
+from .patterns import Face, lone_pip_on_a_die, read_face
 
 UNSURE_BELOW = 0.5
 
@@ -24,12 +24,15 @@ class PipReader:
         import cv2
 
         smooth = cv2.GaussianBlur(frame_bgr, (3, 3), 0)
-        pips = find_pips(frame_bgr, self.levels)
+        pips = find_pips(frame_bgr, self.levels, smooth)
         faces = []
         for group in group_faces(smooth, pips):
             face = read_face(group)
-            if face is not None and not face.slanted:
-                faces.append(face)
+            if face is None or face.slanted:
+                continue
+            if face.value == 1 and not lone_pip_on_a_die(smooth, face.pips[0]):
+                continue
+            faces.append(face)
         return faces
 
     def read(self, frame_bgr: np.ndarray, tray: tuple[int, int, int, int] | None = None) -> list[DieReading]:
