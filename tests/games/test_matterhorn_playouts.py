@@ -1,0 +1,129 @@
+"""Seeded random Matterhorn games, every player count and variant, with the invariants checked after every
+action; fewer games with the JSON round trip and undo of every state seen; hypothesis properties.
+
+Random play is slow to finish a Matterhorn game (a climber moved at random goes down as often as up, and
+about 2000 actions make a 4-player game, 5000 a 2-player one), so the counts are set to keep this file
+within about 30 seconds on a quiet machine here."""
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.games.api import CHANCE, TERMINAL, IllegalAction
+from companion.games.matterhorn import GAME
+from companion.games.matterhorn.actions import (ClimbSummit, Eliminate, EndMoves, MoveClimber, PlaceClimber,
+                                                PlaceObstacle, PlaceToken, RemoveObstacle, Roll, RollAgain, Stop)
+from companion.games.matterhorn.board import SUMMIT
+from companion.games.matterhorn.state import ACTION_TOKEN, CLIMBER, EMPTY, OBSTACLE
+from companion.games.simulate import play_random, player_names, random_step
+
+CHEAP_GAMES = {2: 4, 3: 6, 4: 8}
+VARIANTS = [{"two_action_summit": False}, {"two_action_summit": True}]
+
+
+def check_invariants(state):
+    board, cells = state.board, state.cells
+    on_board = sum(1 for v in cells if v in (OBSTACLE, ACTION_TOKEN))
+    assert 0 <= state.supply and on_board + state.supply == board.tokens, "the 40 tokens are conserved"
+    placed = [(k, at) for k, at in enumerate(state.climbers) if at >= 0]
+    assert len({at for _, at in placed}) == len(placed), "one piece per circle"
+    assert all(cells[at] == CLIMBER + k for k, at in placed)
+    assert sum(1 for v in cells if v >= CLIMBER) == len(placed)
+    action_lines = [board.where[c][0] for c, v in enumerate(cells) if v == ACTION_TOKEN]
+    assert len(action_lines) == len(set(action_lines)), "one action token per line"
+    assert set(action_lines) <= set(state.used_lines)
+    assert state.dice_in_play + len(state.eliminated) == 5 and state.dice_in_play >= 1
+    summits = [sum(state.climbers[2 * p + k] == SUMMIT for k in (0, 1)) for p in range(len(state.players))]
+    assert state.scores() == summits
+    if state.is_over():
+        assert state.winners() == [state.player] and summits.count(2) == 1 and summits[state.player] == 2
+    else:
+        assert state.winners() == [] and 2 not in summits
+        assert state.current_player() == CHANCE or state.legal_actions()
+    if state.phase in ("roll", "reclaim") and not state.used_lines:
+        for line, start, end in board.spans:
+            row = cells[start:end]
+            assert EMPTY in row or OBSTACLE not in row, f"full line {line} was not cleared"
+
+
+@pytest.mark.parametrize("variants", VARIANTS, ids=["one-action-summit", "two-action-summit"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_keep_the_invariants_and_end(players, variants):
+    winners = set()
+    for seed in range(CHEAP_GAMES[players]):
+        state = play_random(GAME, player_names(players), seed, variants, after_each=check_invariants)
+        assert state.current_player() == TERMINAL
+        winners.update(state.winners())
+    assert len(winners) > 1  # not always the same seat
+
+
+def check_round_trip(state):
+    data = state.to_json()
+    twin = GAME.state_from_json(json.loads(json.dumps(data)))
+    assert twin.to_json() == data
+    assert twin.current_player() == state.current_player()
+    assert twin.legal_actions() == state.legal_actions()
+    assert [twin.describe(a) for a in twin.legal_actions()] == [state.describe(a) for a in state.legal_actions()]
+    assert twin.prompt() == state.prompt()
+    assert twin.chance_request() == state.chance_request()
+    assert twin.scores() == state.scores() and twin.winners() == state.winners()
+
+
+@pytest.mark.parametrize("players, variants", [(2, VARIANTS[1]), (3, VARIANTS[0]), (4, VARIANTS[1])])
+def test_every_state_round_trips_through_json_and_undo_restores_the_previous_one(players, variants):
+    rng = random.Random(players)
+    state = GAME.new_state(player_names(players), variants)
+    while not state.is_over():
+        before = state.to_json()
+        random_step(state, rng)
+        check_round_trip(state)
+        action = state.undo()
+        assert state.to_json() == before
+        state.apply(action)
+        for line in state.describe_legal():
+            assert line["text"] and GAME.action_from_json(line["action"]) in state.legal_actions()
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), steps=st.integers(1, 400), players=st.integers(2, 4))
+def test_undoing_every_action_returns_to_the_start(seed, steps, players):
+    rng = random.Random(seed)
+    state = GAME.new_state(player_names(players))
+    start = state.to_json()
+    for _ in range(steps):
+        if state.is_over():
+            break
+        random_step(state, rng)
+    clone = state.clone()
+    check_round_trip(clone)
+    while state.history():
+        state.undo()
+    assert state.to_json() == start
+    for action in clone.history():  # and redoing them arrives where the game was
+        state.apply(action)
+    assert state.to_json() == clone.to_json()
+
+
+ODD_ACTIONS = [Roll((1, 2, 3)), Roll((7, 1, 1, 1, 1)), Eliminate((6,), 6), PlaceToken(11), PlaceClimber(0),
+               MoveClimber(0, 0, 4, 1), MoveClimber(1, 1, 12, 11), ClimbSummit(1), RemoveObstacle(12, 1),
+               PlaceObstacle(5, 4), EndMoves(), RollAgain(), Stop()]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 300), action=st.sampled_from(ODD_ACTIONS))
+def test_an_action_that_is_not_legal_is_refused_and_changes_nothing(seed, steps, action):
+    rng = random.Random(seed)
+    state = GAME.new_state(player_names(3))
+    for _ in range(steps):
+        if state.is_over():
+            break
+        random_step(state, rng)
+    legal = state.current_player() >= 0 and action in state.legal_actions()
+    if legal:
+        return
+    before = state.to_json()
+    with pytest.raises(IllegalAction):
+        state.apply(action)
+    assert state.to_json() == before
