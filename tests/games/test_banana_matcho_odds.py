@@ -120,7 +120,7 @@ def test_matcho_odds_text(run_cli):
     ([], "give either --matchos N (the Matcho roller) or --fruit with six fruits (the fruit roller)"),
     (["--matchos", "1", "--fruit", *[CO] * 6], "give either --matchos N"),
     (["--matchos", "4"], "Matchos showing must be 0–3, got 4"),
-    (["--matchos", "1", "--throws", "0"], "throws must be 1–1000, got 0"),
+    (["--matchos", "1", "--throws", "0"], "throws must be 1–100, got 0"),
     (["--fruit", CO, CO], "expected exactly 6 fruit names, got 2"),
     (["--fruit", *[CO] * 5, "kiwi"], "unknown fruit 'kiwi'"),
     (["--fruit", *[CO] * 6, "--keep", "0,6"], "--keep takes dice indices 0–5, got 6"),

@@ -35,7 +35,9 @@ from .combinations import (FRUIT_DICE, FRUITS, MATCHO_DICE, NAME_BY_VALUE, Combi
                            combination, combination_of_pattern, pattern_of)
 from .state import BananaMatchoState
 
-MAX_THROWS = 1000
+MAX_THROWS = 100
+# Text output shows a fraction only while it stays readable; JSON always has it.
+READABLE_DENOMINATOR = 10 ** 7
 
 
 class BadOddsQuery(GameError):
@@ -140,9 +142,18 @@ def improve_chance(faces: Sequence[str], keep: Sequence[int]) -> tuple[Combinati
     rerolled = FRUIT_DICE - len(keep)
     total = 6 ** rerolled
     outcomes = [(value, Fraction(ways, total))
-                for value, ways in reroll_values(pattern_of(Counter(faces[i] for i in keep).values()), rerolled)]
-    better = sum((chance for value, chance in outcomes if value > current.value), Fraction(0))
-    return current, better, outcomes
+                for value, ways in reroll_values(_kept_pattern(faces, keep), rerolled)]
+    return current, _better_than(current.value, _kept_pattern(faces, keep), rerolled), outcomes
+
+
+def _kept_pattern(faces: Sequence[str], keep: Sequence[int]) -> tuple[int, ...]:
+    return pattern_of(Counter(faces[i] for i in keep).values())
+
+
+@lru_cache(maxsize=None)
+def _better_than(value: int, kept_pattern: tuple[int, ...], rerolled: int) -> Fraction:
+    ways = sum(w for v, w in reroll_values(kept_pattern, rerolled) if v > value)
+    return Fraction(ways, 6 ** rerolled)
 
 
 def fruit_odds(faces: Sequence[str], keep: Sequence[int]) -> dict[str, Any]:
@@ -164,10 +175,11 @@ def best_keep(faces: Sequence[str]) -> tuple[tuple[int, ...], Fraction]:
     by_fruit: dict[str, list[int]] = {}
     for index, face in enumerate(faces):
         by_fruit.setdefault(face, []).append(index)
+    current = combination(faces).value
     best: tuple[Fraction, int, tuple[int, ...]] | None = None
     for counts in itertools.product(*(range(len(ix) + 1) for ix in by_fruit.values())):
         keep = tuple(sorted(i for ix, n in zip(by_fruit.values(), counts) for i in ix[:n]))
-        chance = improve_chance(faces, keep)[1]
+        chance = _better_than(current, pattern_of(c for c in counts), FRUIT_DICE - len(keep))
         if best is None or (chance, len(keep)) > best[:2]:
             best = (chance, len(keep), keep)
     assert best is not None
@@ -219,10 +231,16 @@ def odds(args: argparse.Namespace) -> dict[str, Any]:
     return fruit_odds(args.fruit, _parse_keep(args.keep))
 
 
+def _readable(row: dict[str, Any], decimals: int = 2) -> str:
+    percent = f"{row['probability']:.{decimals}%}"
+    denominator = int(row["chance"].split("/")[1])
+    return f"{row['chance']} ({percent})" if denominator <= READABLE_DENOMINATOR else f"{percent}"
+
+
 def odds_text(result: dict[str, Any]) -> str:
     if "matchos" in result:
         lines = [f"From {result['matchos']} Matcho(s), {result['monkey_faces']} monkey face(s) per die:"]
-        lines += [f"  three Matchos within {row['throws']} throw(s): {row['chance']} ({row['probability']:.2%})"
+        lines += [f"  three Matchos within {row['throws']} throw(s): {_readable(row)}"
                   for row in result["by_throw"]]
         return "\n".join(lines)
     current = result["current"]
