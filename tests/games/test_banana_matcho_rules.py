@@ -207,3 +207,34 @@ def test_the_tree_is_data_and_a_bad_file_names_the_field(tmp_path):
         GAME.new_state(["Ada", "Ben"], board=str(file))
     with pytest.raises(BadConfig, match="field 'top_space' is missing"):
         GAME.new_state(["Ada", "Ben"], board={})
+
+
+def _zone(zone, values, unsure=False):
+    from companion.events import DieReading, ZoneState
+
+    return ZoneState(t=1, zone=zone, dice=tuple(DieReading(v, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0), 0.9, unsure) for v in values))
+
+
+def test_camera_zone_readings_become_dice_showings_when_they_change():
+    state = new()
+    action = state.event_action(_zone("fruit", [CO, CO, CO, CO, ST, ST]))
+    assert action == DiceShowing(fruit=(CO, CO, CO, CO, ST, ST))
+    state.apply(action)
+    assert state.event_action(_zone("fruit", [CO, CO, CO, CO, ST, ST])) is None  # nothing changed
+    assert state.event_action(_zone("fruit", [CO, CO, CO, CO, ST])) is None  # a die still rolling
+    assert state.event_action(_zone("fruit", [CO, CO, CO, CO, ST, OR], unsure=True)) is None
+    assert state.event_action(_zone("matcho", [M, B, M])) == DiceShowing(matcho=(M, B, M))
+
+
+def test_a_squeak_event_is_given_to_the_only_legitimate_side_else_the_page_asks():
+    from companion.events import BananaSqueaked
+
+    state = new()
+    squeak = BananaSqueaked(t=5)
+    assert state.event_action(squeak) is None  # neither: ask who squeaked (a Continue)
+    state.apply(DiceShowing((CO, CO, CO, ST, OR, BA), (M, B, B)))
+    assert state.event_action(squeak) == Squeak("fruit")
+    state.apply(DiceShowing((CO, CO, ST, ST, OR, BA), (M, M, M)))
+    assert state.event_action(squeak) == Squeak("matcho")
+    state.apply(DiceShowing((CO, CO, CO, ST, ST, ST)))
+    assert state.verdict() == "both" and state.event_action(squeak) is None  # both: ask who was first

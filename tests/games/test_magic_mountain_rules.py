@@ -299,3 +299,19 @@ def test_a_custom_path_is_used_and_survives_the_json_round_trip():
     assert len(state.legal_actions()) == 4
     copy = GAME.state_from_json(json.loads(json.dumps(state.to_json())))
     assert copy.to_json() == state.to_json() and copy.legal_actions() == state.legal_actions()
+
+
+def test_sensor_events_become_actions_for_the_live_table():
+    from companion.events import BallLanded
+
+    state = new()
+    with pytest.raises(IllegalAction, match="a ball entered opening 2, but its colour is not entered yet"):
+        state.event_action(BallEntered(t=1, opening=2))
+    state.apply(DrawBall("purple"))
+    action = state.event_action(BallEntered(t=2, opening=2))
+    assert action == ChooseOpening(2)
+    state.apply(action)
+    assert state.event_action(BallLanded(t=3)) is None
+    assert state.chance_request().kind == "hits"
+    with pytest.raises(IllegalAction, match="no drawn ball waits for an opening"):
+        state.event_action(BallEntered(t=4, opening=1))

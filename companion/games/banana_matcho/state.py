@@ -12,6 +12,9 @@ Flow for the game API: at the start of a duel, and after "keep rolling" or a Con
 for the dice (CHANCE); once it has seen them, the fruit roller's "player" node offers: the fruit roller
 squeaks, the Matcho roller squeaks, or both keep rolling. The live table does not wait for that rhythm:
 dice readings and squeaks are accepted at any moment of a duel (`_check` is overridden for that).
+`state.event_action(event)` turns a camera ZoneState into a `DiceShowing` and a BananaSqueaked into the
+squeak of the only side that can have squeaked legitimately; when both or neither can, it returns None and
+the page asks who squeaked (`verdict()` says which case it is).
 
 Readings where the rulebook is open, chosen as a family at the table would expect:
 - A squeak without a valid combination is a Continue: that monkey goes one space down (not below the start
@@ -27,6 +30,7 @@ import random
 from collections import Counter
 from typing import Any, Mapping
 
+from ...events import BananaSqueaked, Event, ZoneState
 from ..api import CHANCE, TERMINAL, Action, BadConfig, ChanceRequest, IllegalAction, Player, State
 from .actions import DiceShowing, KeepRolling, Squeak
 from .arbitration import arbitrate
@@ -73,6 +77,32 @@ class BananaMatchoState(State):
         if self.fruit is not None:
             return arbitrate(self.fruit, self.matcho or (BLANK,) * 3)
         return "matcho" if self.matchos_showing() == 3 else "neither"
+
+    def squeak_action(self) -> Squeak | None:
+        """The squeak to apply when the banana squeaks: the side that alone can have squeaked legitimately;
+        None when the page must ask who squeaked (verdict "both" or "neither")."""
+        verdict = self.verdict()
+        return Squeak(verdict) if verdict in SIDES else None
+
+    def event_action(self, event: Event) -> Action | None:
+        """The action a camera or sensor event stands for, or None: a ZoneState of the six fruit or three
+        Matcho dice that differs from what the engine knows (readings with an unsure die are ignored, as
+        are zones with another number of dice: a die still rolling); a BananaSqueaked -> `squeak_action`."""
+        if isinstance(event, BananaSqueaked):
+            return self.squeak_action()
+        if not isinstance(event, ZoneState) or any(d.unsure for d in event.dice):
+            return None
+        values = [d.value for d in event.dice]
+        try:
+            if event.zone == "fruit" and len(values) == 6:
+                showing = DiceShowing(fruit=check_fruit_faces(values))
+                return showing if showing.fruit != self.fruit else None
+            if event.zone == "matcho" and len(values) == 3:
+                showing = DiceShowing(matcho=check_matcho_faces(values))
+                return showing if showing.matcho != self.matcho else None
+        except BadFaces:
+            return None
+        return None
 
     def _squeak_result(self, side: str) -> tuple[bool, int]:
         """(legitimate, spaces climbed) of a squeak by `side` now."""

@@ -8,9 +8,9 @@ hit goes to the next vacant space of the ball's colour below it, or onto the goa
 A ball that hit nothing: the players choose a witch (Team vs. Team: a figure of the other team) that moves
 one space on. The bag holds the balls not yet down; when all are down they go back in the bag.
 
-The live table: BallEntered(opening) becomes `state.opening_action(opening)`; BallLanded changes nothing
-in the engine — it means the ball is down, so the page now shows the "hits" prompt (already the state's
-chance request) and waits for a person to tap what it hit.
+The live table: `state.event_action(event)` turns BallEntered(opening) into the opening action; BallLanded
+changes nothing in the engine — it means the ball is down, so the page shows the "hits" prompt (already the
+state's chance request) and waits for a person to tap what it hit.
 
 Readings where the rulebook is open, chosen as a family at the table would expect:
 - "Move one witch one space further": to the next vacant space (occupied spaces are jumped, as only one
@@ -31,6 +31,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
+from ...events import BallEntered, Event
 from ..api import CHANCE, TERMINAL, Action, BadConfig, ChanceRequest, IllegalAction, Player, State
 from .actions import ChooseOpening, DrawBall, EndWithTitle, Hits, MoveOnMiss
 from .board import MountainBoard, load_mountain
@@ -140,6 +141,17 @@ class MagicMountainState(State):
     def opening_action(self, opening: int) -> ChooseOpening:
         """The action for the sensor kit's BallEntered(opening)."""
         return ChooseOpening(opening)
+
+    def event_action(self, event: Event) -> Action | None:
+        """The action a sensor event stands for: BallEntered -> the opening; BallLanded -> None (the ball
+        is down: the page keeps asking what it hit); other events -> None. IllegalAction when a ball
+        enters while no drawn ball waits for its opening."""
+        if not isinstance(event, BallEntered):
+            return None
+        if self.phase != "opening":
+            missing = "its colour is not entered yet" if self.phase == "draw" else "no drawn ball waits for an opening"
+            raise IllegalAction(f"a ball entered opening {event.opening}, but {missing}")
+        return self.opening_action(event.opening)
 
     # -- the game API ---------------------------------------------------------------------------
     def current_player(self) -> int:
