@@ -41,7 +41,7 @@ def game_view(game) -> dict[str, Any]:
         "players": players,
         "variants": game.setup.get("variants", {}),
         "current_player": current,
-        "turn": _turn_words(current, players),
+        "turn": _turn_words(current, players, request),
         "prompt": _safe(state.prompt, ""),
         "legal": [] if over else _safe(state.describe_legal, []),
         "chance": request.to_json() if request is not None and current == CHANCE else None,
@@ -57,11 +57,11 @@ def game_view(game) -> dict[str, Any]:
     }
 
 
-def _turn_words(current: int, players: list[dict[str, Any]]) -> str:
+def _turn_words(current: int, players: list[dict[str, Any]], request) -> str:
     if current == TERMINAL:
         return "The game is over"
     if current == CHANCE:
-        return "Waiting for the dice"
+        return "Roll the dice" if request is not None and request.kind == "dice" else "What happened?"
     if 0 <= current < len(players):
         return f"{players[current]['name']}'s turn"
     return f"Player {current + 1}'s turn"

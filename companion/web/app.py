@@ -32,11 +32,14 @@ def game_infos() -> list[dict[str, Any]]:
 
 
 def decorate(view: dict[str, Any]) -> dict[str, Any]:
-    """The view plus what only the page needs: the board drawing."""
+    """The view as pages get it: the board drawn, and the engine's raw state left out (the drawing shows
+    it; every page parses each update, so it is kept small)."""
     game = view.get("game")
     if not game:
         return view
-    return {**view, "game": {**game, "board": boards.render(game)}}
+    page_game = {k: v for k, v in game.items() if k != "state"}
+    page_game["board"] = boards.render(game)
+    return {**view, "game": page_game}
 
 
 def create_app(service, *, allow_outside: bool = False, max_streams: int = 16, demo: bool = False,

@@ -192,7 +192,8 @@ def banana_matcho(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
         centres[s] = (x, y)
         basket = s == top
         body.append(circle(x, y, 22 if basket else 20, "#ffe066" if basket else "#fffbe8", "#8a5a2b", 3 if basket else 1.5))
-        body.append(text(x, y + 5, "🧺" if basket else ("Start" if s == 0 else s), 12 if s else 10))
+        body.append(text(x, y + 5, "Fruit" if basket else ("Start" if s == 0 else s), 11 if basket else 12 if s else 10,
+                         weight="bold" if basket else "normal"))
     stacks: dict[int, int] = {}
     for p, space in enumerate(positions):
         space = max(0, min(top, int(space)))

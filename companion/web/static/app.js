@@ -106,7 +106,7 @@
   }
 
   function renderReading(game) {
-    const reading = game.last_reading;
+    const reading = game.last_reading && !game.last_reading.typed ? game.last_reading : null;
     $("reading").hidden = !reading || game.over;
     if (!reading) return;
     const dice = $("reading-dice");
@@ -153,22 +153,25 @@
       renderChance.prefilled = true;
     }
     if (!question) renderChance.prefilled = false;
+    const open = count === 0;  // any number, in order (the figures a ball hit)
     const chosen = $("chance-chosen");
     chosen.replaceChildren();
-    chanceValues.forEach((v, i) => chosen.append(el("button", { class: "die", title: "tap to remove",
+    chanceValues.forEach((v, i) => chosen.append(el("button", { class: "die", title: "tap to change",
       onclick: () => { chanceValues.splice(i, 1); render(view); } }, v)));
-    for (let i = chanceValues.length; i < count; i++) chosen.append(el("span", { class: "die empty" }, "?"));
+    if (!open) for (let i = chanceValues.length; i < count; i++) chosen.append(el("span", { class: "die empty" }, "?"));
     const faces = $("chance-faces");
     faces.replaceChildren();
     for (const face of request.faces) {
       faces.append(el("button", { class: "die face", onclick: async () => {
         if (count === 1) { await send({ do: "dice", values: [face] }); chanceValues = []; return; }
-        if (chanceValues.length < count) chanceValues.push(face);
+        if (open || chanceValues.length < count) chanceValues.push(face);
         render(view);
       } }, face));
     }
-    $("chance-send").hidden = count === 1;
-    $("chance-send").disabled = chanceValues.length !== count;
+    const confirm = $("chance-send");
+    confirm.hidden = count === 1;
+    confirm.disabled = !open && chanceValues.length !== count;
+    confirm.textContent = open && chanceValues.length === 0 ? "Nothing" : "Confirm";
   }
 
   function renderMoves(game) {

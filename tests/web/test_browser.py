@@ -1,0 +1,152 @@
+"""Each game's main flow in a real Chromium (Playwright with Debian's chromium), on a phone and a desktop
+viewport. Screenshots go to out/browser/ for a person to look at."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from companion.events import DiceSettled, DieReading
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = Path(__file__).resolve().parents[2] / "out" / "browser"
+VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 860}}
+GAMES = {"matterhorn": "Matterhorn", "mountain-goats": "Mountain Goats", "magic-mountain": "Magic Mountain",
+         "banana-matcho": "Banana Matcho"}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is not installed (./dev test installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync"])
+        yield browser
+        browser.close()
+
+
+def open_page(browser, base, viewport):
+    page = browser.new_page(viewport=VIEWPORTS[viewport], device_scale_factor=1)
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(base + "/")
+    page.wait_for_selector("#link.on")
+    return page, errors
+
+
+def version(page) -> int:
+    return int(page.evaluate("window.companionView.version"))
+
+
+def start_game(page, game):
+    page.click(f"button[data-game='{game}']")
+    names = page.locator("#players input.name")
+    names.nth(0).fill("Ada")
+    names.nth(1).fill("Ben")
+    page.click("#start-game")
+    page.wait_for_selector("#live:not([hidden])")
+
+
+def step(page) -> None:
+    """One step as a person taps it: enter the outcome the game waits for, or take the first move."""
+    before = version(page)
+    if page.locator("#question:not([hidden]) button").count():
+        page.locator("#question button").first.click()
+    elif page.locator("#chance:not([hidden])").count():
+        faces = page.locator("#chance-faces button")
+        count = int(page.evaluate("window.companionView.game.chance.count"))
+        kind = page.evaluate("window.companionView.game.chance.kind")
+        picks = [0, 0, 0, 1, 2, 3, 6, 6, 7] if kind == "duel-dice" else [i % faces.count() for i in range(count or 1)]
+        for i in picks:  # count 0: any number, in order
+            faces.nth(i).click()
+        if count != 1:
+            page.click("#chance-send")
+    else:
+        page.locator("#moves button.move").first.click()
+    page.wait_for_function(f"window.companionView.version > {before}")
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+@pytest.mark.parametrize("game", GAMES)
+def test_main_flow_of_each_game(browser, served, game, viewport):
+    base, _ = served()
+    page, errors = open_page(browser, base, viewport)
+    try:
+        start_game(page, game)
+        assert page.text_content("#title") == GAMES[game]
+        assert page.locator("#board svg").count() == 1
+        for _ in range(6):
+            if page.evaluate("window.companionView.game.over"):
+                break
+            step(page)
+        steps = int(page.evaluate("window.companionView.game.history_count"))
+        assert steps >= 1
+        assert page.locator("#history li").count() == steps
+        page.click("#undo")
+        page.wait_for_function(f"window.companionView.game.history_count == {steps - 1}")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{game}-{viewport}.png"), full_page=True)
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_a_camera_reading_shows_and_a_misread_die_is_fixed_in_two_taps(browser, served, service):
+    base, _ = served()
+    page, errors = open_page(browser, base, "phone")
+    try:
+        start_game(page, "mountain-goats")
+        dice = tuple(DieReading(v, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0), 0.95) for v in (6, 2, 3, 4))
+        service.table.submit(DiceSettled(t=1, dice=dice)).result(5)
+        page.wait_for_selector("#reading:not([hidden])")
+        assert page.locator("#reading-dice button").all_text_contents() == ["6", "2", "3", "4"]
+        page.locator("#reading-dice button").nth(0).click()
+        page.locator("#fix button", has_text="5").click()
+        page.wait_for_function("window.companionView.game.last_reading.values[0] == 5")
+        assert page.locator("#reading-dice button").all_text_contents() == ["5", "2", "3", "4"]
+        page.screenshot(path=str(SHOTS / "fix-a-die-phone.png"), full_page=True)
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_a_refused_request_shows_its_message(browser, served):
+    base, _ = served()
+    page, _ = open_page(browser, base, "desktop")
+    try:
+        start_game(page, "matterhorn")
+        page.click("#new-game")
+        page.click("button[data-game='matterhorn']")
+        page.locator("#players li button").nth(0).click()  # remove a player: one is too few
+        page.click("#start-game")
+        page.wait_for_selector("#toast:not([hidden])")
+        assert "players" in page.text_content("#toast")
+    finally:
+        page.close()
+
+
+def test_unsure_dice_ask_the_page(browser, served, service):
+    base, _ = served()
+    page, _ = open_page(browser, base, "desktop")
+    try:
+        start_game(page, "mountain-goats")
+        dice = tuple(DieReading(v, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0), 0.5, unsure=(v == 3)) for v in (6, 2, 3, 4))
+        service.table.submit(DiceSettled(t=1, dice=dice)).result(5)
+        page.wait_for_selector("#question:not([hidden])")
+        assert "not sure about die 3" in page.text_content("#question")
+        assert page.locator("#chance-chosen button").all_text_contents() == ["6", "2", "3", "4"]
+        page.locator("#chance-chosen button").nth(2).click()
+        page.locator("#chance-faces button", has_text="5").click()
+        page.click("#chance-send")
+        page.wait_for_function("window.companionView.question === null")
+        assert page.evaluate("window.companionView.game.last_reading.values") == [6, 2, 4, 5]
+        page.screenshot(path=str(SHOTS / "unsure-dice-desktop.png"), full_page=True)
+    finally:
+        page.close()
