@@ -25,7 +25,6 @@ class BadOddsQuery(GameError):
 
 def add_odds_arguments(parser) -> None:
     parser.add_argument("--drawn", default="", help="balls already down since the bag was last filled, e.g. red,blue")
-    parser.add_argument("--players", type=int, default=1, help="players (only the names of the prompt depend on it)")
 
 
 def _fraction_json(value: Fraction) -> dict[str, Any]:
@@ -58,9 +57,9 @@ def odds_for_state(state: MagicMountainState) -> dict[str, Any]:
     }
 
 
-def state_with_drawn(drawn: list[str], players: int = 1) -> MagicMountainState:
-    """A new game whose bag has lost the `drawn` balls, in that order."""
-    state = GAME.new_state([f"Player {i + 1}" for i in range(players)])
+def state_with_drawn(drawn: list[str]) -> MagicMountainState:
+    """A new game whose bag has lost the `drawn` balls."""
+    state = GAME.new_state(["Player 1"])
     colours = state.board.ball_colours
     for colour in drawn:
         if colour not in colours:
@@ -75,9 +74,7 @@ def state_with_drawn(drawn: list[str], players: int = 1) -> MagicMountainState:
 
 def odds(args) -> dict[str, Any]:
     drawn = [c.strip().lower() for c in args.drawn.split(",") if c.strip()]
-    if not 1 <= args.players <= GAME.max_players:
-        raise BadOddsQuery(f"--players must be 1–{GAME.max_players}, got {args.players}")
-    return odds_for_state(state_with_drawn(drawn, args.players))
+    return odds_for_state(state_with_drawn(drawn))
 
 
 def odds_text(result: dict[str, Any]) -> str:

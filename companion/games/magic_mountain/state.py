@@ -1,9 +1,10 @@
 """Magic Mountain (Zauberberg, AMIGO 2021): the rules engine.
 
 A turn: the player draws a ball from the bag (chance, "draw"), the players choose the opening it goes in
-(a player action; the sensor kit's top gate reports it as BallEntered(opening) -> `opening_action`), the
+(a player action; the sensor kit's top gate reports it as BallEntered(opening)), the
 ball rolls down and the figures it hit, in order, are entered (an observed outcome, "hits"; the page lists
-the figures on the path as buttons and sends the tapped order through `chance_action`). A figure that is
+the figures on the path as buttons and sends the tapped order through `chance_action`; its chance request
+has kind "hits", count 0 = any number of values, faces = the figures on the path). A figure that is
 hit goes to the next vacant space of the ball's colour below it, or onto the goal tile when there is none.
 A ball that hit nothing: the players choose a witch (Team vs. Team: a figure of the other team) that moves
 one space on. The bag holds the balls not yet down; when all are down they go back in the bag.
@@ -20,7 +21,7 @@ Readings where the rulebook is open, chosen as a family at the table would expec
 - Easier goals (variant students_to_win 2 or 3): the witches still win with three.
 - Flipped goal tile (mode "titles"): the game ends when the third witch reaches the goal tile (no title
   can be won any more), when all six students are in, or when the players choose to stop, which they may
-  at the start of a turn once they hold a title. Every player's score is the title level (0 for none).
+  once they hold a title, when a ball is drawn (instead of putting it in). Every player's score is the title level (0 for none).
 - Team Witch vs. Team Student (mode "teams"): exactly two players, player 0 Team Student (plays first),
   player 1 Team Witch; four students and four witches start on the board's `team_spaces`, student first;
   a team's score is its figures on the goal tile.
@@ -175,7 +176,7 @@ class MagicMountainState(State):
         if isinstance(action, DrawBall):
             return f"The {action.colour} ball was drawn"
         if isinstance(action, ChooseOpening):
-            return f"Put the {self.ball or ''} ball in opening {action.opening}".replace("  ", " ")
+            return f"Put the {self.ball + ' ' if self.ball else ''}ball in opening {action.opening}"
         if isinstance(action, Hits):
             if not action.figures:
                 return "The ball hit nothing"
