@@ -5,9 +5,12 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.games.banana_matcho import FRUITS, GAME, combination, odds_for_state
 from companion.games.banana_matcho.actions import DiceShowing
+from companion.games.banana_matcho.odds import improve_chance
 
 CO, ST, OR, BA, PI, PA = FRUITS
 
@@ -158,3 +161,12 @@ def test_odds_for_state_before_the_fruit_dice_are_seen():
     result = odds_for_state(state)
     assert result["fruit"] is None and result["verdict"] == "neither"
     assert result["matcho"]["by_throw"][0]["chance"] == "1/216"
+
+
+@settings(max_examples=40, deadline=None)
+@given(faces=st.lists(st.sampled_from(FRUITS), min_size=6, max_size=6),
+       keep=st.sets(st.integers(0, 5), min_size=2))
+def test_fruit_odds_of_any_roll_and_keep_match_the_brute_force(faces, keep):
+    better, values = brute_fruit(faces, sorted(keep))
+    current, chance, outcomes = improve_chance(faces, sorted(keep))
+    assert chance == better and dict(outcomes) == values and current == combination(faces)
