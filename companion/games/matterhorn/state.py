@@ -126,6 +126,9 @@ class MatterhornState(State):
             raise IllegalAction("the game is over")
         if self._legal is None:
             self._legal = self._compute_legal()
+        for legal in self._legal:  # actions picked from legal_actions() are these very objects
+            if legal is action:
+                return
         if action not in self._legal:
             raise IllegalAction(f"{self.describe_safely(action)} is not a legal action now")
 
@@ -138,8 +141,7 @@ class MatterhornState(State):
             return [_reclaim(*where[c]) for c, v in enumerate(cells) if v == OBSTACLE]
         if phase == "choose":
             open_lines = self.open_lines_mask()
-            return [Eliminate(eliminated, line) for eliminated, line in dicemath.eliminations(self.roll)
-                    if 5 <= line <= 12 and open_lines & dicemath.line_bit(line)]
+            return [action for bit, action in _choices(tuple(sorted(self.roll))) if open_lines & bit]
         if phase == "place":
             return [_place_token(where[c][1]) for c in self.board.cells_of(self.line) if cells[c] == EMPTY]
         if phase == "bonus":
@@ -175,15 +177,15 @@ class MatterhornState(State):
                 continue
             if where[at][0] == dicemath.LINES[0] and summit_cost <= budget:
                 out.append(_summit(k))
-            out.extend(_move(me, k, *where[to]) for to in board.own_steps[at] if cells[to] == EMPTY)
+            out += [_move(me, k, *where[to]) for to in board.own_steps[at] if cells[to] == EMPTY]
         for other in range(len(self.players)):
             if other == me:
                 continue
             for k in (0, 1):
                 at = climbers[2 * other + k]
                 if at >= 0:
-                    out.extend(_move(other, k, *where[to]) for to in board.push_steps[at] if cells[to] == EMPTY)
-        out.extend(_remove(*where[c]) for c, v in enumerate(cells) if v == OBSTACLE)
+                    out += [_move(other, k, *where[to]) for to in board.push_steps[at] if cells[to] == EMPTY]
+        out += [_remove(*where[c]) for c, v in enumerate(cells) if v == OBSTACLE]
         return out
 
     def _consolation_options(self) -> list[Action]:
@@ -207,9 +209,9 @@ class MatterhornState(State):
 
     def sample_chance(self, rng: random.Random) -> Action:
         if self.phase == "setup_roll":
-            return SetupRoll(rng.randint(1, 6))
+            return SetupRoll(rng.choice(dicemath.FACES))
         if self.phase == "roll":
-            return Roll(tuple([rng.randint(1, 6) for _ in range(self.dice_in_play)]))
+            return Roll(tuple(rng.choices(dicemath.FACES, k=self.dice_in_play)))
         return super().sample_chance(rng)
 
     def chance_action(self, values: list[Any]) -> Action:
@@ -351,19 +353,16 @@ class MatterhornState(State):
         self.phase = self._end_turn()
 
     def _flip_action_tokens(self) -> None:
-        cells = self.cells
-        for c in range(len(cells)):
-            if cells[c] == ACTION_TOKEN:
-                cells[c] = OBSTACLE
+        if ACTION_TOKEN in self.cells:
+            self.cells = [OBSTACLE if v == ACTION_TOKEN else v for v in self.cells]
 
     def _end_turn(self) -> str:
         """Flip, clear full lines, hand the dice on; returns the next phase."""
         self._flip_action_tokens()
         cells = self.cells
-        for line in dicemath.LINES:
-            circles = self.board.cells_of(line)
-            if all(cells[c] != EMPTY for c in circles):
-                for c in circles:
+        for _, start, end in self.board.spans:
+            if EMPTY not in cells[start:end]:
+                for c in range(start, end):
                     if cells[c] == OBSTACLE:
                         cells[c] = EMPTY
                         self.supply += 1
@@ -549,6 +548,13 @@ class MatterhornState(State):
         twin._undo_stack = list(self._undo_stack)
         twin._legal = None
         return twin
+
+
+@lru_cache(maxsize=None)
+def _choices(sorted_roll: tuple[int, ...]) -> tuple[tuple[int, Eliminate], ...]:
+    """The eliminations of a roll that reach a line, each with its line's bit, fewest dice first."""
+    return tuple((dicemath.line_bit(line), Eliminate(eliminated, line))
+                 for eliminated, line in dicemath.eliminations(sorted_roll) if 5 <= line <= 12)
 
 
 _HANDLERS = {kind: getattr(MatterhornState, "_on_" + kind) for kind in CODEC.classes}
