@@ -62,11 +62,12 @@ def eliminations(dice: Iterable[int]) -> tuple[tuple[tuple[int, ...], int], ...]
 
 @lru_cache(maxsize=4096)
 def _reach_mask(sorted_dice: tuple[int, ...]) -> int:
-    mask = 0
-    for _, result in _eliminations(sorted_dice):
-        if LINES[0] <= result <= LINES[-1]:
-            mask |= line_bit(result)
-    return mask
+    """Each value shown can be made to count (keep exactly one of its dice) or not (eliminate them all, or
+    keep two or more), so the results are the sums of the subsets of the distinct values."""
+    sums = 1  # bit s set: some subset adds up to s
+    for value in set(sorted_dice):
+        sums |= sums << value
+    return (sums >> LINES[0]) & ALL_LINES_MASK
 
 
 def reach_mask(dice: Iterable[int]) -> int:
