@@ -434,3 +434,18 @@ def test_undo_takes_back_one_action_at_a_time():
     for expected in reversed(snapshots[:-1]):
         state.undo()
         assert state.to_json() == expected
+
+
+def test_a_malformed_state_is_refused_with_a_message_naming_the_problem():
+    with pytest.raises(BadConfig, match="not a Matterhorn state: the field 'players' is missing"):
+        GAME.state_from_json({"game": "matterhorn"})
+    with pytest.raises(BadConfig, match="game is 'chess'"):
+        GAME.state_from_json({"game": "chess"})
+    data = position().to_json()
+    data["tokens"]["5"] = "...."
+    with pytest.raises(BadConfig, match=r"tokens of line 5 must have 3 circles, got '....'"):
+        GAME.state_from_json(data)
+    data = position().to_json()
+    data["phase"] = "dance"
+    with pytest.raises(BadConfig, match="unknown phase 'dance'"):
+        GAME.state_from_json(data)

@@ -63,6 +63,8 @@ CHANCE_PHASES = ("setup_roll", "roll")
 PHASES = ("setup_roll", "setup_place", "reclaim", "roll", "choose", "place", "bonus", "decide", "moves",
           "consolation", "over")
 
+# Everything but the board lists is immutable, so an undo snapshot is two list copies and this tuple (the
+# base class's deep copy dominated a random game's time).
 _SCALARS = ("phase", "player", "supply", "rollers", "setup_rolls", "place_order", "placed", "dice_in_play",
             "eliminated", "roll", "line", "used_lines", "moves_left", "winner")
 
@@ -454,6 +456,8 @@ class MatterhornState(State):
 
     # -- JSON and undo ----------------------------------------------------------------------------
     def _data(self) -> dict[str, Any]:
+        """`tokens` gives each line's circles from the left: '.' free, 'o' obstacle, 'A' action token of this
+        turn, 'c' a climber (which one is in `climbers`: [line, circle], "summit", or null before set-up)."""
         board = self.board
         return {
             "players": [p.to_json() for p in self.players],
@@ -485,10 +489,12 @@ class MatterhornState(State):
     def _from_data(cls, data: Mapping[str, Any]) -> "MatterhornState":
         try:
             return cls._build(data)
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            if isinstance(exc, BadConfig):
-                raise
-            raise BadConfig(f"not a Matterhorn state: {type(exc).__name__} {exc}") from None
+        except BadConfig:
+            raise
+        except KeyError as exc:
+            raise BadConfig(f"not a Matterhorn state: the field {exc.args[0]!r} is missing") from None
+        except (TypeError, ValueError, IndexError) as exc:
+            raise BadConfig(f"not a Matterhorn state: {exc}") from None
 
     @classmethod
     def _build(cls, data: Mapping[str, Any]) -> "MatterhornState":
