@@ -61,7 +61,8 @@ def _turn_words(current: int, players: list[dict[str, Any]], request) -> str:
     if current == TERMINAL:
         return "The game is over"
     if current == CHANCE:
-        return "Roll the dice" if request is not None and request.kind == "dice" else "What happened?"
+        kind = request.kind if request is not None else ""
+        return {"dice": "Roll the dice", "draw": "Draw from the bag"}.get(kind, "What happened?")
     if 0 <= current < len(players):
         return f"{players[current]['name']}'s turn"
     return f"Player {current + 1}'s turn"

@@ -108,6 +108,10 @@ def create_app(service, *, allow_outside: bool = False, max_streams: int = 16, d
     def history():
         return jsonify({"games": service.journal.games(limit=50)})
 
+    @app.get("/api/stats")
+    def stats():
+        return jsonify(game_statistics(service.journal.games(limit=1000)))
+
     @app.get("/api/history/<int:game_id>")
     def game_history(game_id: int):
         row = service.journal.game(game_id)
@@ -189,6 +193,21 @@ def create_app(service, *, allow_outside: bool = False, max_streams: int = 16, d
         return jsonify({"ok": True, "streams": broadcaster.open_streams, "time": time.time()})
 
     return app
+
+
+def game_statistics(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per game: how many were played to the end, and the wins of each player name."""
+    out: dict[str, Any] = {}
+    for row in rows:
+        if not row["finished"] or not row["result"]:
+            continue
+        entry = out.setdefault(row["game"], {"played": 0, "wins": {}})
+        entry["played"] += 1
+        names = [p["name"] for p in row["setup"]["players"]]
+        for index in row["result"].get("winners", []):
+            if 0 <= index < len(names):
+                entry["wins"][names[index]] = entry["wins"].get(names[index], 0) + 1
+    return {"games": out}
 
 
 def service_message(service, feature: str) -> str:

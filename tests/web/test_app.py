@@ -120,3 +120,15 @@ def test_history_of_finished_games(client, service):
     assert games[0]["game"] == "mountain-goats" and games[0]["finished"]
     detail = client.get(f"/api/history/{games[0]['id']}").get_json()
     assert detail["steps"] == [] and detail["setup"]["players"][0]["name"] == "Ada"
+
+
+def test_statistics_of_finished_games(client, service):
+    from companion.web.app import game_statistics
+
+    rows = [{"game": "matterhorn", "finished": True, "result": {"scores": [1, 0], "winners": [0]},
+             "setup": {"players": [{"name": "Ada"}, {"name": "Ben"}]}},
+            {"game": "matterhorn", "finished": True, "result": {"scores": [0, 1], "winners": [1]},
+             "setup": {"players": [{"name": "Ben"}, {"name": "Ada"}]}},
+            {"game": "matterhorn", "finished": True, "result": None, "setup": {"players": []}}]
+    assert game_statistics(rows) == {"games": {"matterhorn": {"played": 2, "wins": {"Ada": 2}}}}
+    assert client.get("/api/stats").get_json() == {"games": {}}

@@ -150,3 +150,55 @@ def test_unsure_dice_ask_the_page(browser, served, service):
         page.screenshot(path=str(SHOTS / "unsure-dice-desktop.png"), full_page=True)
     finally:
         page.close()
+
+
+def readings(values):
+    return tuple(DieReading(v, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0), 0.95) for v in values)
+
+
+def test_banana_matcho_a_squeak_both_sides_could_have_made_asks_who(browser, served, service):
+    from companion.events import BananaSqueaked, ZoneState
+
+    base, _ = served()
+    page, errors = open_page(browser, base, "phone")
+    try:
+        start_game(page, "banana-matcho")
+        table = service.table
+        table.submit(ZoneState(t=10, zone="fruit", dice=readings(["coconut"] * 3 + ["banana", "orange", "papaya"]))).result(5)
+        table.submit(ZoneState(t=11, zone="matcho", dice=readings(["matcho"] * 3))).result(5)
+        table.submit(ZoneState(t=99, zone="fruit", dice=readings(["banana"] * 6))).result(5)  # after the squeak
+        table.submit(BananaSqueaked(t=20)).result(5)
+        page.wait_for_selector("#question:not([hidden])")
+        assert "Both sides have a combination" in page.text_content("#question")
+        page.locator("#question button", has_text="The fruit roller").click()
+        page.wait_for_function("window.companionView.question === null")
+        history = page.evaluate("window.companionView.game.history.map(s => s.text)")
+        assert any("three-of-a-kind" in text for text in history), history
+        assert page.evaluate("window.companionView.game.scores") == [2, 0]
+        page.screenshot(path=str(SHOTS / "banana-squeak-phone.png"), full_page=True)
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_magic_mountain_the_gate_reports_the_opening(browser, served, service):
+    from companion.events import BallEntered, BallLanded
+
+    base, _ = served()
+    page, errors = open_page(browser, base, "desktop")
+    try:
+        start_game(page, "magic-mountain")
+        page.locator("#chance-faces button", has_text="red").click()
+        page.wait_for_function("window.companionView.game.chance === null")
+        service.table.submit(BallEntered(t=5, opening=4)).result(5)
+        service.table.submit(BallLanded(t=6)).result(5)
+        page.wait_for_function("window.companionView.game.chance && window.companionView.game.chance.kind === 'hits'")
+        assert "opening 4" in page.evaluate("window.companionView.game.history.at(-1).text")
+        assert "tap what it hit" in page.text_content("#prompt")
+        page.locator("#chance-faces button", has_text="S1").click()
+        page.click("#chance-send")
+        page.wait_for_function("window.companionView.game.chance && window.companionView.game.chance.kind === 'draw'")
+        page.screenshot(path=str(SHOTS / "magic-mountain-gate-desktop.png"), full_page=True)
+        assert errors == []
+    finally:
+        page.close()

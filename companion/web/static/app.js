@@ -87,10 +87,16 @@
   function renderHealth(health) {
     const box = $("health");
     box.replaceChildren();
+    const sensors = [];
     for (const [what, h] of Object.entries(health)) {
       if (h.state === "ok") continue;
-      const name = what === "camera" ? "Camera" : what.replace("sensor:", "Sensor ");
-      box.append(el("p", { class: "warn" }, `${name}: ${h.message || h.state}`));
+      if (what === "camera") box.append(el("p", { class: "warn" }, `Camera: ${h.message || h.state}`));
+      else sensors.push(h.message || `${what.replace("sensor:", "")}: ${h.state}`);
+    }
+    if (sensors.length === 1) box.append(el("p", { class: "warn" }, `Sensor: ${sensors[0]}`));
+    if (sensors.length > 1) {
+      box.append(el("details", { class: "warn" }, el("summary", {}, `${sensors.length} sensors are not working — tap what happens instead`),
+        ...sensors.map((m) => el("div", {}, m))));
     }
   }
 
@@ -145,6 +151,8 @@
     const box = $("chance");
     box.hidden = !request || game.over;
     if (!request) { chanceValues = []; return; }
+    const key = `${game.id}:${game.history_count}:${request.kind}:${question ? question.text : ""}`;
+    if (key !== renderChance.key) { chanceValues = []; renderChance.key = key; renderChance.prefilled = false; }
     const count = request.count;
     $("chance-title").textContent = question && question.kind === "dice" ? "Tap the dice as they lie" :
       (game.chance.prompt || "Enter the outcome") + (game.chance.kind === "dice" ? " — or let the camera read it" : "");
@@ -311,7 +319,9 @@
     loadResumable.busy = true;
     try {
       const response = await fetch("/api/history");
-      const rows = (await response.json()).games.filter((g) => !g.finished && (!view.game || view.game.id !== g.id));
+      const all = (await response.json()).games;
+      renderPast(all.filter((g) => g.finished && g.result));
+      const rows = all.filter((g) => !g.finished && (!view.game || view.game.id !== g.id));
       const list = $("resume-list");
       list.replaceChildren();
       $("resume").hidden = rows.length === 0;
@@ -322,6 +332,18 @@
         } }, `${row.game} — ${names}`)));
       }
     } finally { loadResumable.busy = false; }
+  }
+
+  function renderPast(rows) {
+    const list = $("past-list");
+    list.replaceChildren();
+    $("past").hidden = rows.length === 0;
+    const titles = Object.fromEntries(games.map((g) => [g.name, g.title]));
+    for (const row of rows.slice(0, 5)) {
+      const names = row.setup.players.map((p) => p.name);
+      const won = row.result.winners.map((i) => names[i]).join(" and ") || "nobody";
+      list.append(el("li", {}, `${titles[row.game] || row.game}: ${won} won (${names.join(", ")})`));
+    }
   }
 
   // -- camera ----------------------------------------------------------------------------------------
@@ -358,7 +380,8 @@
   $("new-game").addEventListener("click", () => { showStart = true; render(view); });
   $("chance-send").addEventListener("click", async () => {
     const values = chanceValues.slice();
-    if (await send({ do: "dice", values })) chanceValues = [];
+    chanceValues = [];
+    if (!(await send({ do: "dice", values }))) { chanceValues = values; render(view); }
   });
   $("tray-set").addEventListener("click", setTray);
   loadGames();

@@ -1,0 +1,38 @@
+"""`companion serve --demo` on a fresh machine: a live game at the printed address, no hardware needed."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+
+
+def test_the_demo_shows_a_live_game_at_the_printed_address(tmp_path):
+    argv = [sys.executable, "-m", "companion", "serve", "--demo", "--host", "127.0.0.1", "--port", "0",
+            "--state-dir", str(tmp_path), "--demo-speed", "20"]
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        line = process.stdout.readline()
+        match = re.search(r"The companion demo is on (http://\S+)", line)
+        assert match, line
+        url = match.group(1)
+        with urllib.request.urlopen(url, timeout=10) as page:
+            assert b"The companion" in page.read()
+        versions = []
+        for _ in range(50):
+            with urllib.request.urlopen(url + "api/state", timeout=10) as reply:
+                state = json.load(reply)
+            if state["game"] and state["game"]["history_count"] > 2:
+                versions.append(state["version"])
+                if len(versions) > 1 and versions[-1] > versions[0]:
+                    break
+            time.sleep(0.2)
+        assert state["game"]["name"] == "matterhorn" and "<svg" in state["game"]["board"]
+        assert versions[-1] > versions[0], "the demo game moves on by itself"
+        assert (tmp_path / "demo-sessions-v1" / "matterhorn" / "events.jsonl").exists()
+    finally:
+        process.terminate()
+        process.wait(10)
+    assert process.returncode == 0
