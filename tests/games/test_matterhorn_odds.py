@@ -48,10 +48,10 @@ def test_explain_text_says_the_same_in_words(run_cli):
     code, out, _ = run_cli("explain", "matterhorn", "5", "6", "1", "2", "4")
     assert code == 0
     assert out == ("Sum: 18 (a value shown more than once does not count)\n"
-                   "Lines reachable by eliminating dice (or none): 5, 6, 7, 8, 9, 10, 11, 12\n")
+                   "Lines reachable (eliminating any dice, or none): 5, 6, 7, 8, 9, 10, 11, 12\n")
     code, out, _ = run_cli("explain", "matterhorn", "1", "1", "1")
     assert out == ("Sum: 0 (a value shown more than once does not count)\n"
-                   "Lines reachable by eliminating dice (or none): none: this roll loses the turn\n")
+                   "Lines reachable (eliminating any dice, or none): none, this roll loses the turn\n")
 
 
 @pytest.mark.parametrize("values, message", [

@@ -17,6 +17,6 @@ def explain(values: list[str], big_mountain: bool = False) -> dict[str, Any]:
 
 def explain_text(result: dict[str, Any]) -> str:
     lines = result["reachable_lines"]
-    reach = ", ".join(map(str, lines)) if lines else "none: this roll loses the turn"
+    reach = ", ".join(map(str, lines)) if lines else "none, this roll loses the turn"
     return (f"Sum: {result['sum']} (a value shown more than once does not count)\n"
-            f"Lines reachable by eliminating dice (or none): {reach}")
+            f"Lines reachable (eliminating any dice, or none): {reach}")
