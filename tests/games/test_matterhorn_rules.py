@@ -1,7 +1,10 @@
 """Matterhorn rules, one behaviour at a time, with the rulebook's examples."""
+import itertools
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.games.api import CHANCE, TERMINAL, BadConfig, IllegalAction
 from companion.games.matterhorn import GAME
@@ -126,6 +129,26 @@ def test_the_token_goes_on_a_free_circle_of_the_chosen_line():
     state.apply(PlaceToken(4))
     assert state.to_json()["tokens"]["6"] == "o.oA"
     assert state.phase == "decide" and state.prompt() == "Ada: roll again or stop?"
+
+
+@settings(max_examples=150, deadline=None)
+@given(roll=st.lists(st.integers(1, 6), min_size=1, max_size=5),
+       used=st.sets(st.sampled_from(range(5, 13)), max_size=7))
+def test_the_choices_are_every_elimination_that_reaches_an_open_line(roll, used):
+    tokens = {line: row(line, "A") for line in used}
+    state = position(tokens=tokens, used_lines=sorted(used), dice_in_play=len(roll))
+    state.apply(Roll(tuple(roll)))
+    expected = set()
+    for size in range(len(roll) + 1):
+        for gone in itertools.combinations(range(len(roll)), size):
+            kept = [v for i, v in enumerate(roll) if i not in gone]
+            result = sum(v for v in kept if kept.count(v) == 1)
+            if 5 <= result <= 12 and result not in used:
+                expected.add((tuple(sorted(roll[i] for i in gone)), result))
+    if expected:
+        assert {(a.dice, a.line) for a in state.legal_actions()} == expected
+    else:
+        assert state.phase == "consolation"
 
 
 def test_a_player_who_can_place_must_place():
