@@ -265,7 +265,7 @@ def test_chance_action_errors_name_the_problem():
     ball_in(state, "red")
     with pytest.raises(IllegalAction, match="unknown figure 'S9'"):
         state.chance_action(["S9"])
-    assert state.chance_action(["s1", " W2 "]) == Hits(("S1", "W2"))
+    assert state.chance_action(["s1", " W2 ", "Witch  3"]) == Hits(("S1", "W2", "W3"))
     with pytest.raises(IllegalAction, match="waiting for the figures the red ball hit"):
         state.apply(DrawBall("red"))
 

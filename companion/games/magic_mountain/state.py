@@ -229,11 +229,11 @@ class MagicMountainState(State):
                 raise IllegalAction(f"a draw is one ball colour, got {len(values)} values")
             action: Action = DrawBall(str(values[0]).strip().lower())
         elif self.phase == "hits":
-            known = {f.lower(): f for f in self.positions}
-            unknown = [v for v in values if str(v).strip().lower() not in known]
+            known = {key: f for f in self.positions for key in (f.lower(), figure_name(f).lower())}
+            unknown = [v for v in values if " ".join(str(v).lower().split()) not in known]
             if unknown:
                 raise IllegalAction(f"unknown figure {unknown[0]!r}; the figures are {', '.join(self.positions)}")
-            action = Hits(tuple(known[str(v).strip().lower()] for v in values))
+            action = Hits(tuple(known[" ".join(str(v).lower().split())] for v in values))
         else:
             raise IllegalAction("Magic Mountain is not waiting for a ball or its hits now")
         self._check_chance(action)
