@@ -444,7 +444,8 @@ class MatterhornState(State):
 
     # -- results ----------------------------------------------------------------------------------
     def scores(self) -> list[int]:
-        return [sum(self.climbers[2 * p + k] == SUMMIT for k in (0, 1)) for p in range(len(self.players))]
+        climbers = self.climbers
+        return [climbers[k:k + 2].count(SUMMIT) for k in range(0, len(climbers), 2)]
 
     def winners(self) -> list[int]:
         return [] if self.winner is None else [self.winner]
