@@ -156,6 +156,10 @@ class Transaction:
         self.db.execute("UPDATE games SET finished=1, result=? WHERE id=?",
                         (json.dumps(result) if result is not None else None, game_id))
 
+    def reopen(self, game_id: int) -> None:
+        """An undo took back the last move of a finished game: it is in progress again."""
+        self.db.execute("UPDATE games SET finished=0, result=NULL WHERE id=? AND finished=1", (game_id,))
+
     def set_meta(self, key: str, value: str) -> None:
         self.db.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
                         (key, value))

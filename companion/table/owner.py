@@ -234,9 +234,7 @@ class Table:
         variants = command.get("variants") or {}
         state = game_def.new_state(players, variants)
         setup = {"players": [p.to_json() for p in players], "variants": game_def.check_variants(variants)}
-        with self.journal.transaction() as tx:
-            if self.game is not None and not self.game.state.is_over():
-                tx.finish(self.game.id, None)
+        with self.journal.transaction() as tx:  # a game left unfinished can be picked up again later
             game_id = tx.new_game(game_def.name, setup, event.t)
             tx.clear_meta("question")
             self._write_position(tx)
@@ -353,6 +351,8 @@ class Table:
                 tx.apply(game.id, step["action"], {k: v for k, v in step.items() if k != "action"}, event.t)
             if game.state.is_over():
                 tx.finish(game.id, {"scores": game.state.scores(), "winners": game.state.winners()})
+            elif undos:
+                tx.reopen(game.id)
             tx.clear_meta("question")
             self._write_position(tx)
 
@@ -371,7 +371,13 @@ class Table:
         row = self.journal.game(game_id) if game_id is not None else None
         if row is None:
             return
-        self.game = self._load(row)
+        try:
+            self.game = self._load(row)
+        except (GameError, KeyError, TypeError, ValueError) as exc:
+            # An engine that no longer accepts its own journal must not keep the service down: the page
+            # says so, and the journal is left as it was for a person to look at.
+            self.notice = f"game {game_id} could not be resumed ({exc}); start a new game"
+            return
         question = self.journal.meta("question")
         self.question = json.loads(question) if question else None
 

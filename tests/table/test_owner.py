@@ -140,3 +140,38 @@ def test_the_loop_reports_it_is_alive(tmp_path):
         assert beats
     finally:
         table.stop()
+
+
+def test_a_new_game_leaves_the_old_one_to_pick_up_later(table):
+    table.request(START)
+    first = table.view()["game"]["id"]
+    table.submit(settled(5, 3, 4)).result(5)
+    table.request({**START, "players": [{"name": "Cleo"}, {"name": "Dan"}]})
+    assert table.view()["game"]["id"] != first
+    assert table.request({"do": "resume", "game_id": first}).ok
+    game = table.view()["game"]
+    assert game["id"] == first and game["last_reading"]["values"] == [3, 4]
+    assert "no game number 99" in table.request({"do": "resume", "game_id": 99}).message
+
+
+def test_undoing_the_winning_move_reopens_the_game(table):
+    table.request(START)
+    for turn in range(4):
+        table.submit(settled(turn, 6, 6)).result(5)
+        table.request({"do": "play", "action": {"kind": "move", "steps": 6}})
+    assert table.view()["game"]["over"] and table.journal.games()[0]["finished"]
+    table.request({"do": "undo"})
+    assert not table.view()["game"]["over"]
+    assert not table.journal.games()[0]["finished"]
+
+
+def test_a_journal_the_engine_cannot_replay_does_not_stop_the_service(tmp_path):
+    table = Table(Journal(tmp_path)).start()
+    table.request(START)
+    table.stop()
+    with table.journal.transaction() as tx:
+        tx.apply(table.game.id, {"kind": "move", "steps": 99}, {"text": "?"}, 1)
+    table.journal.close()
+    again = Table(Journal(tmp_path))
+    assert again.game is None and "could not be resumed" in again.view()["notice"]
+    again.journal.close()
