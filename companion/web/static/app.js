@@ -37,13 +37,29 @@
         method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(command),
       });
       const body = await response.json();
-      if (!response.ok) { toast(body.message || "That did not work."); return null; }
+      if (!response.ok) {
+        if (body.join && await join()) return send(command);
+        toast(body.message || body.error || "That did not work.");
+        return null;
+      }
       if (body.state) render(body.state);
       return body;
     } catch (err) {
       toast("The companion cannot be reached. Is it still on?");
       return null;
     }
+  }
+
+  // The join code: shown on the companion's own screen; a device enters it once.
+  async function join() {
+    const code = window.prompt("Enter the join code shown on the companion's screen:");
+    if (!code) return false;
+    const response = await fetch("/api/join", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ code: code.trim() }) });
+    if (response.ok) return true;
+    const body = await response.json().catch(() => ({}));
+    toast(body.error || body.message || "That is not the join code.");
+    return false;
   }
 
   // -- live stream -------------------------------------------------------------------------------
