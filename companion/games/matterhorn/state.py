@@ -49,9 +49,8 @@ from typing import Any, Mapping
 
 from ..api import CHANCE, TERMINAL, BadConfig, ChanceRequest, IllegalAction, Player, State
 from . import dice as dicemath
-from .actions import (Action, ClimbSummit, Eliminate, EndMoves, MoveClimber, NoObstacle, PlaceClimber, PlaceObstacle,
-                      PlaceToken, ReclaimObstacle, RemoveObstacle, Roll, RollAgain, SetupRoll, Stop)
-from .actions import CODEC
+from .actions import (CODEC, Action, ClimbSummit, Eliminate, EndMoves, MoveClimber, NoObstacle, PlaceClimber,
+                      PlaceObstacle, PlaceToken, ReclaimObstacle, RemoveObstacle, Roll, RollAgain, SetupRoll, Stop)
 from .board import OFF_BOARD, SUMMIT, Board, load_matterhorn_board
 
 EMPTY, OBSTACLE, ACTION_TOKEN = 0, 1, 2
