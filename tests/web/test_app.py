@@ -132,3 +132,40 @@ def test_statistics_of_finished_games(client, service):
             {"game": "matterhorn", "finished": True, "result": None, "setup": {"players": []}}]
     assert game_statistics(rows) == {"games": {"matterhorn": {"played": 2, "wins": {"Ada": 2}}}}
     assert client.get("/api/stats").get_json() == {"games": {}}
+
+
+class FakeCamera:
+    def __init__(self):
+        self.tray = "unset"
+
+    def latest_jpeg(self):
+        return b"\xff\xd8live"
+
+    def reading_jpeg(self):
+        return b"\xff\xd8crop"
+
+    def set_tray(self, box):
+        self.tray = box
+
+
+def test_the_camera_view_and_the_tray_calibration(service):
+    service.camera = FakeCamera()
+    client = create_app(service).test_client()
+    live = client.get("/camera.jpg")
+    assert live.status_code == 200 and live.mimetype == "image/jpeg" and live.data == b"\xff\xd8live"
+    assert client.get("/api/reading.jpg").data == b"\xff\xd8crop"
+    assert client.post("/api/tray", json={"tray": [10, 20, 300, 200]}).status_code == 200
+    assert service.camera.tray == (10, 20, 300, 200)
+    bad = client.post("/api/tray", json={"tray": [300, 20, 10, 200]})
+    assert bad.status_code == 400 and "x0 < x1" in bad.get_json()["message"]
+    assert service.camera.tray == (10, 20, 300, 200)
+    assert client.post("/api/tray", json={"tray": "auto"}).status_code == 200 and service.camera.tray is None
+
+
+def test_the_latency_benchmark_measures_every_page(monkeypatch):
+    from companion.web import bench
+
+    monkeypatch.setattr(bench, "ROLLS", 3)
+    results = [b.run() for b in bench.benchmarks()]
+    assert [r.samples for r in results] == [3 * bench.PAGES, 3 * bench.PAGES]
+    assert all(r.target == 50.0 and r.median > 0 for r in results)
