@@ -37,13 +37,14 @@ class Tally:
 
 
 def teach_examples(style: IconStyle, kind: str, die_colour: str, per_face: int = 3, seed: int = 0,
-                   tray: str = "felt-green") -> dict:
+                   tray: str = "felt-green", options: SceneOptions = SceneOptions()) -> dict:
     """`per_face` teach photos of one die for every face of `kind`, as the teach flow would take them."""
     taught = {}
     for i, face in enumerate(faces_of(kind)):
         taught[face] = []
         for k in range(per_face):
-            scene = render_teach_image(seed * 1000 + i * 10 + k, style, kind, face, die_colour, tray=tray)
+            scene = render_teach_image(seed * 1000 + i * 10 + k, style, kind, face, die_colour, tray=tray,
+                                       options=options)
             taught[face] += examples_from_image(scene.image)
     return taught
 
@@ -81,7 +82,11 @@ def evaluate_style(style: IconStyle, scenes: int, fruit_colour: str = "ivory", m
     """Teach both kinds in `style`, then read `scenes` tables; a Tally per kind."""
     from . import SymbolReader
 
-    readers = {kind: SymbolReader(kind, teach_examples(style, kind, colour, per_face, seed, tray))
+    # One camera height per run: the dice are taught and read at the same size, which differs run to run.
+    side = np.random.default_rng([seed, 2]).uniform(*options.die_px)
+    options = dataclasses.replace(options, die_px=(side * 0.97, side * 1.03))
+    teach_options = dataclasses.replace(options, motion_blur=None)
+    readers = {kind: SymbolReader(kind, teach_examples(style, kind, colour, per_face, seed, tray, teach_options))
                for kind, colour in (("fruit", fruit_colour), ("matcho", matcho_colour))}
     from .render import ZONES
 
@@ -92,3 +97,65 @@ def evaluate_style(style: IconStyle, scenes: int, fruit_colour: str = "ivory", m
             truth = [d for d in scene.dice if d.kind == kind]
             tallies[kind].add(score(reader.read(scene.image, ZONES[kind]), truth))
     return tallies
+
+
+# The held-out test set of the model card: every held-out style on two dice/tray colourings.
+HELD_OUT_SETUPS = (
+    ("pastel", "cream", "blush", "felt-blue"),
+    ("pastel", "ivory", "ivory", "felt-green"),
+    ("bold", "sky", "ivory", "slate"),
+    ("bold", "ivory", "cream", "walnut"),
+    ("ink", "mint", "cream", "walnut"),
+    ("ink", "ivory", "ivory", "felt-green"),
+)
+BLUR = SceneOptions(motion_blur=(6, 14))
+
+
+def held_out(scenes: int, options: SceneOptions = SceneOptions(), setups=HELD_OUT_SETUPS,
+             seed: int = 1) -> dict[tuple[str, str], Tally]:
+    """(setup name, kind) -> Tally, teaching 3 examples per face in each setup."""
+    from .icons import STYLES
+
+    out = {}
+    for i, (style, fruit_colour, matcho_colour, tray) in enumerate(setups):
+        tallies = evaluate_style(STYLES[style], scenes, fruit_colour, matcho_colour, tray, options, seed + i)
+        for kind, tally in tallies.items():
+            out[(f"{style} ({fruit_colour}/{matcho_colour} dice, {tray})", kind)] = tally
+    return out
+
+
+def confusion_table(tally: Tally, faces: tuple[str, ...]) -> list[str]:
+    columns = list(faces) + ["(unsure)", "(missed)"]
+    lines = ["| truth \\ read | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
+    for face in faces:
+        lines.append(f"| {face} | " + " | ".join(str(tally.confusion.get((face, c), 0)) for c in columns) + " |")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(description="accuracy of the symbol reader on held-out icon styles")
+    parser.add_argument("--scenes", type=int, default=40, help="tables per setup (default 40)")
+    args = parser.parse_args(argv)
+    for title, options in (("clean frames", SceneOptions()), ("motion blur 6-14 px", BLUR)):
+        results = held_out(args.scenes, options)
+        print(f"\n### {title}\n")
+        print("| setup | dice | die read | right | unsure | wrong | missed | extra | accuracy |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        totals = {kind: Tally() for kind in ("fruit", "matcho")}
+        for (setup, kind), t in results.items():
+            totals[kind].add(t)
+            print(f"| {setup} | {kind} | {t.total} | {t.right} | {t.unsure} | {t.wrong} | {t.missed} | {t.extra} "
+                  f"| {t.accuracy:.2%} |")
+        for kind, t in totals.items():
+            print(f"| **all** | {kind} | {t.total} | {t.right} | {t.unsure} | {t.wrong} | {t.missed} | {t.extra} "
+                  f"| **{t.accuracy:.2%}** |")
+        for kind, t in totals.items():
+            print(f"\nconfusion, {kind} dice, {title}:\n")
+            print("\n".join(confusion_table(t, faces_of(kind))))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,8 +1,9 @@
 """Finding symbol dice on the tray: plain cubes of one colour that stand out from the tray cloth.
 
 The tray colour is taken from the border of the zone (dice seldom cover it), everything far enough from it
-in colour is a die, holes (the icons) are filled, and a blob as big as k dice is cut into k by k-means on its
-pixels (dice lying against each other). The die side comes from the dice lying alone in the frame.
+in colour is a die, holes (the icons) are filled. A blob of dice lying against each other is cut along the
+darker seams between them, or failing that into as many parts as its area holds dice, by k-means on its
+pixels. The die side comes from the dice lying alone, else from the cut pieces.
 """
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import numpy as np
 FIND_WIDTH = 360  # zones wider than this are searched at reduced size
 BACKGROUND_DISTANCE = 30.0  # L1 in 8-bit YCrCb, brightness weighted 0.6
 MIN_SIDE_PX = 18
+SEAM_LEVEL = 0.86  # share of a die's top brightness below which its edge counts as a seam
+CORE_SHARE = 0.94  # the bright top of a die, as a share of its side
 
 
 @dataclasses.dataclass(frozen=True)
@@ -30,8 +33,8 @@ def _tray_colour(image: np.ndarray) -> np.ndarray:
     return np.median(border, axis=0)
 
 
-def foreground(roi_bgr: np.ndarray) -> np.ndarray:
-    """255 where the zone shows something that is not tray cloth, holes filled."""
+def foreground(roi_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(mask, brightness): mask is 255 where the zone shows something that is not tray cloth, holes filled."""
     ycc = cv2.cvtColor(roi_bgr, cv2.COLOR_BGR2YCrCb)  # several times cheaper than Lab, as good here
     tray = tuple(float(v) for v in _tray_colour(ycc)) + (0.0,)
     diff = cv2.absdiff(ycc, tray)
@@ -39,6 +42,10 @@ def foreground(roi_bgr: np.ndarray) -> np.ndarray:
     dist = cv2.transform(diff, np.array([[0.6, 1.0, 1.0]], np.float32))
     _, mask = cv2.threshold(dist, BACKGROUND_DISTANCE, 255, cv2.THRESH_BINARY)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return _filled(mask), ycc[:, :, 0]
+
+
+def _filled(mask: np.ndarray) -> np.ndarray:
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros_like(mask)
     cv2.drawContours(filled, contours, -1, 255, cv2.FILLED)
@@ -47,20 +54,37 @@ def foreground(roi_bgr: np.ndarray) -> np.ndarray:
 
 def _squareish(contour: np.ndarray, area: float) -> bool:
     (_, _), (w, h), _ = cv2.minAreaRect(contour)
-    return min(w, h) > 0 and max(w, h) / min(w, h) < 1.2 and area / (w * h) > 0.82
+    return min(w, h) > 0 and max(w, h) / min(w, h) < 1.25 and area / (w * h) > 0.8
 
 
-def _die_side(contours, areas, hint: float | None, min_area: float) -> float | None:
-    singles = [np.sqrt(a) for c, a in zip(contours, areas) if a >= min_area and _squareish(c, a)]
-    if singles:
-        return float(np.median(singles))
-    if hint:
-        return hint
-    big = [a for a in areas if a >= min_area]
-    return float(np.sqrt(min(big))) if big else None
+def _seam_pieces(brightness: np.ndarray, contour: np.ndarray, min_area: float) -> list[np.ndarray]:
+    """Cut a blob of touching dice along the seams between them: the rounded edges of a die are darker
+    than its top, so keeping only the bright top of each die leaves one piece per die."""
+    x, y, w, h = cv2.boundingRect(contour)
+    blob = np.zeros((h, w), np.uint8)
+    cv2.drawContours(blob, [contour], -1, 255, cv2.FILLED, offset=(-x, -y))
+    patch = brightness[y:y + h, x:x + w]
+    level = float(np.percentile(patch[blob > 0], 75))
+    core = ((patch >= SEAM_LEVEL * level) & (blob > 0)).astype(np.uint8) * 255
+    core = _filled(cv2.morphologyEx(core, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
+    pieces, _ = cv2.findContours(core, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    # A dark icon reaching a seam leaves a bite out of the top; a die's top is convex.
+    hulls = [cv2.convexHull(p) for p in pieces]
+    return [h + (x, y) for h in hulls if cv2.contourArea(h) >= min_area]
 
 
-def _die_from_points(points: np.ndarray, side: float) -> tuple[tuple[float, float], float]:
+def _kmeans_split(shape, contour: np.ndarray, count: int) -> list[np.ndarray]:
+    blob = np.zeros(shape, np.uint8)
+    cv2.drawContours(blob, [contour], -1, 255, cv2.FILLED)
+    ys, xs = np.nonzero(blob[::2, ::2])
+    points = np.stack([xs, ys], 1).astype(np.float32) * 2
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    cv2.setRNGSeed(count)  # the same frame always splits the same way
+    _, labels, _ = cv2.kmeans(points, count, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    return [points[labels.ravel() == k] for k in range(count)]
+
+
+def _die_from_points(points: np.ndarray) -> tuple[tuple[float, float], float]:
     (cx, cy), (_, _), angle = cv2.minAreaRect(points.astype(np.float32))
     return (cx, cy), angle % 90
 
@@ -77,35 +101,59 @@ def find_dice(frame_bgr: np.ndarray, tray: tuple[int, int, int, int] | None = No
     step = max(1, int(np.ceil(roi.shape[1] / FIND_WIDTH)))
     scale = 1.0 / step
     small = np.ascontiguousarray(roi[::step, ::step])  # every step-th pixel: the dice are big, this is cheap
-    mask = foreground(small)
+    mask, brightness = foreground(small)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    areas = [cv2.contourArea(c) for c in contours]
     min_area = (MIN_SIDE_PX * scale) ** 2
-    side = _die_side(contours, areas, side_hint * scale if side_hint else None, min_area)
-    found: list[FoundDie] = []
-    for contour, area in zip(contours, areas):
-        if side is None or area < max(min_area, 0.4 * side * side):
-            continue
-        count = max(1, int(round(area / (side * side))))
-        if count == 1:
-            dice = [_die_from_points(contour.reshape(-1, 2), side)]
+    blobs = [(c, a) for c in contours if (a := cv2.contourArea(c)) >= min_area]
+    singles, cut, lumps = [], [], []
+    for contour, area in blobs:
+        pieces = _seam_pieces(brightness, contour, min_area / 2)
+        if len(pieces) >= 2 and all(_squareish(p, cv2.contourArea(p)) for p in pieces):
+            cut.append(pieces)
+        elif _squareish(contour, area):
+            singles.append((contour, area, pieces))
         else:
-            blob = np.zeros(mask.shape, np.uint8)
-            cv2.drawContours(blob, [contour], -1, 255, cv2.FILLED)
-            ys, xs = np.nonzero(blob[::2, ::2])
-            points = np.stack([xs, ys], 1).astype(np.float32) * 2
-            criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-            cv2.setRNGSeed(count)  # the same frame always splits the same way
-            _, labels, _ = cv2.kmeans(points, count, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
-            dice = [_die_from_points(points[labels.ravel() == k], side) for k in range(count)]
-        for (cx, cy), angle in dice:
-            full_side = side / scale
-            center = (x0 + cx / scale, y0 + cy / scale)
-            reach = full_side * 0.5 * (abs(np.cos(np.deg2rad(angle))) + abs(np.sin(np.deg2rad(angle))))
-            box = (center[0] - reach, center[1] - reach, center[0] + reach, center[1] + reach)
-            found.append(FoundDie(center, float(full_side), float(angle), box))
+            lumps.append((contour, area, pieces))
+    if singles:
+        side = float(np.median([np.sqrt(a) for _, a, _ in singles]))
+    elif cut:
+        side = float(np.median([np.sqrt(cv2.contourArea(p)) for pieces in cut for p in pieces])) / CORE_SHARE
+    elif side_hint:
+        side = side_hint * scale
+    elif lumps:
+        side = float(np.sqrt(min(a for _, a, _ in lumps)))
+    else:
+        return []
+    point_sets = [p.reshape(-1, 2) for pieces in cut for p in pieces]
+    for contour, area, pieces in singles + lumps:
+        count = int(round(area / (side * side)))
+        if count < 1 and area < 0.4 * side * side:
+            continue
+        if count <= 1:
+            point_sets.append(contour.reshape(-1, 2))
+        elif len(pieces) == count:
+            point_sets += [p.reshape(-1, 2) for p in pieces]
+        else:
+            point_sets += _kmeans_split(mask.shape, contour, count)
+    found: list[FoundDie] = []
+    full_side = side / scale
+    for points in point_sets:
+        (cx, cy), angle = _die_from_points(points)
+        center = (x0 + cx / scale, y0 + cy / scale)
+        reach = full_side * 0.5 * (abs(np.cos(np.deg2rad(angle))) + abs(np.sin(np.deg2rad(angle))))
+        box = (center[0] - reach, center[1] - reach, center[0] + reach, center[1] + reach)
+        found.append(FoundDie(center, float(full_side), float(angle), box))
     found.sort(key=lambda d: (round(d.center[1] / max(1.0, d.side)), d.center[0]))
-    return found
+    return _without_doubles(found)
+
+
+def _without_doubles(found: list[FoundDie]) -> list[FoundDie]:
+    """Two dice cannot lie closer than a die's side; a blurred die cut in two is one die."""
+    kept: list[FoundDie] = []
+    for die in found:
+        if all(np.hypot(die.center[0] - k.center[0], die.center[1] - k.center[1]) >= 0.6 * die.side for k in kept):
+            kept.append(die)
+    return kept
 
 
 def canonical_crop(frame_bgr: np.ndarray, die: FoundDie, size: int, cover: float = 0.9) -> np.ndarray:
