@@ -1,0 +1,146 @@
+"""The learned pip classifier: read the top face of a candidate die as 1–6, or 0 for "not a die's top face".
+
+`classify_dice(frame_bgr, candidates)` takes candidates from the detector (anything with `center` (x, y)
+and `size`, the side of the top face in pixels), cuts one grey crop per candidate centred on it and
+scaled by its size (`CONTEXT` face sides across, resampled to `INPUT_PX` square), and runs all crops
+through one small convolutional network in numpy in a single batch. It returns `(value, confidence)`
+per candidate: value 1–6 or `NOT_A_FACE` (0) for background, a side face, half a die or two dice;
+confidence is the temperature-calibrated softmax probability of that answer.
+
+The weights live in models/pips-classifier.npz, made by models/train_pips_classifier.py (see the
+model card models/pips-classifier.md). Training cuts its crops with `canonical_patches` below, so
+training and reading see the same geometry.
+"""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+
+NOT_A_FACE = 0
+INPUT_PX = 32
+CONTEXT = 1.6  # the crop spans this many face sides, so the die's edges and neighbours show
+PATCH_PX = 48  # stored training patches: wider than the input so rotation and shifts stay inside
+PATCH_CONTEXT = PATCH_PX / INPUT_PX * CONTEXT
+NORMALISE_FLOOR = 8.0  # grey levels; keeps flat background crops from being blown up into noise
+MODEL_PATH = Path(__file__).resolve().parents[3] / "models" / "pips-classifier.npz"
+
+
+class ModelMissing(FileNotFoundError):
+    pass
+
+
+def _grey(frame_bgr: np.ndarray) -> np.ndarray:
+    import cv2
+
+    if frame_bgr.ndim == 2:
+        return frame_bgr
+    if frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
+        raise ValueError(f"expected a BGR image (height × width × 3), got shape {frame_bgr.shape}")
+    return cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
+
+
+def cut_crops(grey: np.ndarray, centers: Sequence[tuple[float, float]], sizes: Sequence[float],
+              out_px: int = INPUT_PX, context: float = CONTEXT) -> np.ndarray:
+    """uint8 crops (n, out_px, out_px): each `context × size` pixels square around its centre, resampled
+    with area averaging so small and large dice end up equally sharp. Pixels outside the frame repeat
+    the border."""
+    import cv2
+
+    crops = np.empty((len(centers), out_px, out_px), np.uint8)
+    for i, ((cx, cy), size) in enumerate(zip(centers, sizes)):
+        if not size > 0:
+            raise ValueError(f"candidate {i} has size {size}; a die's face size must be positive")
+        side = max(out_px // 4, int(round(context * size)))
+        patch = cv2.getRectSubPix(grey, (side, side), (float(cx), float(cy)))
+        interpolation = cv2.INTER_AREA if side > out_px else cv2.INTER_LINEAR
+        crops[i] = cv2.resize(patch, (out_px, out_px), interpolation=interpolation)
+    return crops
+
+
+def canonical_patches(frame_bgr: np.ndarray, centers, sizes) -> np.ndarray:
+    """Training patches (n, PATCH_PX, PATCH_PX): the same cut as `cut_crops`, wider, so that the
+    input crop is the patch's middle `INPUT_PX` square at scale 1."""
+    return cut_crops(_grey(frame_bgr), centers, sizes, PATCH_PX, PATCH_CONTEXT)
+
+
+def normalise(crops: np.ndarray) -> np.ndarray:
+    """float32 (n, 1, h, w): each crop minus its mean, over its spread (at least NORMALISE_FLOOR)."""
+    x = crops.astype(np.float32)
+    mean = x.mean(axis=(1, 2), keepdims=True)
+    std = np.maximum(x.std(axis=(1, 2), keepdims=True), NORMALISE_FLOOR)
+    return ((x - mean) / std)[:, None]
+
+
+def _conv3x3_relu_pool(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    """3×3 convolution (padding 1) + ReLU + 2×2 max pool, as one matrix product over im2col columns."""
+    n, c, h, w = x.shape
+    padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    windows = np.lib.stride_tricks.sliding_window_view(padded, (3, 3), axis=(2, 3))  # n, c, h, w, 3, 3
+    columns = windows.transpose(0, 2, 3, 1, 4, 5).reshape(n * h * w, c * 9)
+    out = columns @ weight.reshape(weight.shape[0], -1).T + bias  # n*h*w, k
+    np.maximum(out, 0, out=out)
+    out = out.reshape(n, h // 2, 2, w // 2, 2, -1).max(axis=(2, 4))  # n, h/2, w/2, k
+    return np.ascontiguousarray(out.transpose(0, 3, 1, 2))
+
+
+class PipClassifier:
+    """The network: three conv(3×3)+ReLU+maxpool stages, a hidden dense layer, 7 outputs (0 and 1–6)."""
+
+    def __init__(self, path: str | Path = MODEL_PATH):
+        path = Path(path)
+        if not path.is_file():
+            raise ModelMissing(f"no pip classifier weights at {path}; train them with models/train_pips_classifier.py")
+        with np.load(path) as data:
+            self.convs = [(data[f"conv{i}_w"].astype(np.float32), data[f"conv{i}_b"].astype(np.float32))
+                          for i in range(int(data["conv_layers"]))]
+            self.dense = [(data[f"dense{i}_w"].astype(np.float32), data[f"dense{i}_b"].astype(np.float32))
+                          for i in range(int(data["dense_layers"]))]
+            self.temperature = float(data["temperature"])
+            self.input_px = int(data["input_px"])
+            self.context = float(data["context"])
+
+    def logits(self, normalised: np.ndarray) -> np.ndarray:
+        x = normalised
+        for weight, bias in self.convs:
+            x = _conv3x3_relu_pool(x, weight, bias)
+        x = x.reshape(len(x), -1)
+        for i, (weight, bias) in enumerate(self.dense):
+            x = x @ weight.T + bias
+            if i < len(self.dense) - 1:
+                np.maximum(x, 0, out=x)
+        return x
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        """(n, 7) calibrated class probabilities for uint8 crops (n, input_px, input_px); column 0 is
+        "not a die's top face", columns 1–6 the values."""
+        if len(crops) == 0:
+            return np.zeros((0, 7), np.float32)
+        z = self.logits(normalise(crops)) / self.temperature
+        z -= z.max(axis=1, keepdims=True)
+        p = np.exp(z)
+        return p / p.sum(axis=1, keepdims=True)
+
+    def classify(self, frame_bgr: np.ndarray, candidates: Iterable) -> list[tuple[int, float]]:
+        candidates = list(candidates)
+        if not candidates:
+            return []
+        grey = _grey(frame_bgr)
+        crops = cut_crops(grey, [c.center for c in candidates], [c.size for c in candidates],
+                          self.input_px, self.context)
+        p = self.probabilities(crops)
+        best = p.argmax(axis=1)
+        return [(int(v), float(p[i, v])) for i, v in enumerate(best)]
+
+
+@functools.lru_cache(maxsize=4)
+def load_classifier(path: str | Path = MODEL_PATH) -> PipClassifier:
+    return PipClassifier(path)
+
+
+def classify_dice(frame_bgr: np.ndarray, candidates: Iterable) -> list[tuple[int, float]]:
+    """`(value, confidence)` per candidate, in order: value 1–6, or 0 when the crop is not a die's top
+    face. All crops of the frame go through the network in one batch."""
+    return load_classifier().classify(frame_bgr, candidates)

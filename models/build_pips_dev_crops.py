@@ -1,0 +1,83 @@
+"""Build models/data/pips-dev-crops.npz: classifier training patches cut from the DEV split of the real
+photo sets (never the held-out quarter), with the sets' licences beside it.
+
+    .venv/bin/python models/build_pips_dev_crops.py [--data /work/shared/data/dice-real]
+
+Each labelled die gives one patch centred on its label at its (estimated) face size, value 1–6; each
+photo also gives false candidates (off-centre, far too small, between two dice, background), value 0.
+Patches are `classifier.PATCH_PX` square grey, stored JPEG-encoded (quality 90) in one byte buffer to
+stay small. Arrays: jpeg (bytes), offsets (n+1), value (n), photo (n, an index into photos), oblique
+(n, true for the webcam set shot at an angle), photos (names), sets (set per photo).
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from companion.vision.evaluate import load_set  # noqa: E402
+from companion.vision.pips.classifier import canonical_patches  # noqa: E402
+from companion.vision.pips.classifier_data import BOX_KINDS, false_candidates, label_candidates  # noqa: E402
+
+OBLIQUE_SETS = {"matteop65-d6"}
+JPEG_QUALITY = 90
+
+
+def build(data: Path, out: Path, seed: int = 0) -> dict[str, int]:
+    rng = np.random.default_rng(seed)
+    patches, values, photo_index, oblique, photos, sets = [], [], [], [], [], []
+    for name, box_kind in BOX_KINDS.items():
+        for image in load_set(data / name, "dev"):
+            frame = cv2.imread(str(image.path), cv2.IMREAD_COLOR)
+            if frame is None:
+                raise OSError(f"cannot decode {image.path}")
+            truth = label_candidates(image, box_kind)
+            negatives = false_candidates(truth, frame.shape[:2], rng)
+            candidates = truth + negatives
+            labels = [d.value for d in image.dice] + [0] * len(negatives)
+            patches.append(canonical_patches(frame, [c.center for c in candidates], [c.size for c in candidates]))
+            values += labels
+            photo_index += [len(photos)] * len(candidates)
+            oblique += [name in OBLIQUE_SETS] * len(candidates)
+            photos.append(image.name)
+            sets.append(name)
+    encoded = [cv2.imencode(".jpg", p, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])[1].tobytes()
+               for p in np.concatenate(patches)]
+    offsets = np.cumsum([0] + [len(e) for e in encoded])
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(out, jpeg=np.frombuffer(b"".join(encoded), np.uint8), offsets=offsets,
+             value=np.array(values, np.int8), photo=np.array(photo_index, np.int32),
+             oblique=np.array(oblique, bool), photos=np.array(photos), sets=np.array(sets))
+    for name in BOX_KINDS:
+        shutil.copyfile(data / name / "LICENSE", out.parent / f"LICENSE-{name}")
+    return {"patches": len(values), "dice": sum(v > 0 for v in values), "photos": len(photos),
+            "bytes": out.stat().st_size}
+
+
+def load_dev_crops(path: Path) -> dict[str, np.ndarray]:
+    """The crop file decoded: patches (n, PATCH_PX, PATCH_PX) uint8 and the per-patch arrays."""
+    with np.load(path) as data:
+        jpeg, offsets = data["jpeg"], data["offsets"]
+        patches = np.stack([cv2.imdecode(jpeg[offsets[i]:offsets[i + 1]], cv2.IMREAD_GRAYSCALE)
+                            for i in range(len(offsets) - 1)])
+        return {"patches": patches, **{k: data[k] for k in ("value", "photo", "oblique", "photos", "sets")}}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data" / "dice-real")
+    parser.add_argument("--out", type=Path, default=REPO / "models" / "data" / "pips-dev-crops.npz")
+    args = parser.parse_args()
+    print(build(args.data, args.out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,118 @@
+"""Synthetic classifier patches from companion.vision.scene: rendered dice with known pose.
+
+    python models/pips_synthetic_patches.py OUT.npz [--scenes 600] [--seed 1]
+
+Each scene has its own camera (tilt 0–60°, field of view 45–75°), its own dice look (one of the
+generator's seven styles, or a random body/pip colour pair, sometimes marbled or translucent) and 1–8
+dice at rest, sometimes touching. Positives are patches on each top face at its projected size;
+negatives are each die's visible side faces (which look like faces, but are not the top), plus the
+false candidates of `classifier_data.false_candidates`. Blur, glare, noise and contrast are added at
+training time, not here. Arrays: patches (n, PATCH_PX, PATCH_PX) uint8, value (n), oblique (n).
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from companion.vision import scene  # noqa: E402
+from companion.vision.pips.classifier import canonical_patches  # noqa: E402
+from companion.vision.pips.classifier_data import Candidate, false_candidates  # noqa: E402
+
+OBLIQUE_DEG = 20.0  # cameras tilted more than this see side faces below top faces; rotation is limited there
+
+
+def random_style(rng: np.random.Generator) -> scene.DiceStyle:
+    if rng.random() < 0.5:
+        return scene.STYLES[str(rng.choice(list(scene.STYLES)))]
+    body = tuple(int(c) for c in rng.integers(0, 256, 3))
+    light_body = np.dot(body, (0.114, 0.587, 0.299)) > 120
+    pips = tuple(int(c) for c in (rng.integers(0, 70, 3) if light_body else rng.integers(170, 256, 3)))
+    marble = tuple(int(c) for c in rng.integers(0, 256, 3)) if rng.random() < 0.2 else None
+    opacity = float(rng.uniform(0.65, 0.9)) if rng.random() < 0.15 else 1.0
+    return scene.DiceStyle("random", body, pips, opacity, marble)
+
+
+def _face_quad(renderer: scene.SceneRenderer, pose, value: int) -> np.ndarray:
+    half = scene.DIE_MM / 2
+    normal = pose.rotation @ np.array(scene._FACE_NORMALS[value], dtype=float)
+    u = pose.rotation @ np.array(scene._FACE_U[value]) * half
+    v = pose.rotation @ np.array(scene._FACE_V[value]) * half
+    centre = pose.position + normal * half
+    return renderer.camera.project(np.array([centre, centre - u - v, centre + u - v, centre + u + v, centre - u + v]))
+
+
+def faces_of(renderer: scene.SceneRenderer, pose) -> tuple[Candidate, list[Candidate]]:
+    """The top face as a candidate (centre, longest projected edge), and the side faces the camera sees."""
+    top = scene.top_value(pose.rotation)
+    _, camera_position = renderer.camera.pose()
+    top_quad = _face_quad(renderer, pose, top)
+    edges = np.linalg.norm(np.roll(top_quad[1:], -1, axis=0) - top_quad[1:], axis=1)
+    size = float(edges.max())
+    sides = []
+    for value, normal in scene._FACE_NORMALS.items():
+        if value == top:
+            continue
+        n_world = pose.rotation @ np.array(normal, dtype=float)
+        centre = pose.position + n_world * scene.DIE_MM / 2
+        facing = float(np.dot(n_world, (camera_position - centre) / np.linalg.norm(camera_position - centre)))
+        if facing > 0.35:  # seen well enough to show its pips
+            sides.append(Candidate(tuple(_face_quad(renderer, pose, value)[0]), size))
+    return Candidate(tuple(top_quad[0]), size), sides
+
+
+def scene_patches(rng: np.random.Generator, layouts: int = 3):
+    tilt = float(rng.uniform(0, OBLIQUE_DEG) if rng.random() < 0.5 else rng.uniform(OBLIQUE_DEG, 60))
+    camera = scene.CameraModel(640, 480, tilt_deg=tilt, hfov_deg=float(rng.uniform(45, 75)))
+    renderer = scene.SceneRenderer(camera, random_style(rng), rng, noise=float(rng.uniform(1, 6)))
+    patches, values = [], []
+    for _ in range(layouts):
+        count = int(rng.integers(1, 9))
+        touching = count >= 2 and rng.random() < 0.3
+        poses = []
+        for value, (x, y) in zip(rng.integers(1, 7, count), scene._place_dice(rng, count, touching)):
+            yaw = float(rng.uniform(0, 2 * math.pi))
+            poses.append(scene._DiePose(np.array([x, y, scene.DIE_MM / 2]), scene.rest_rotation(int(value), yaw)))
+        image = renderer.render(poses, gain=float(rng.uniform(0.7, 1.3)))
+        tops, sides = [], []
+        for pose in poses:
+            top, side_faces = faces_of(renderer, pose)
+            tops.append(top)
+            sides += [s for s in side_faces
+                      if all(math.hypot(s.center[0] - t.center[0], s.center[1] - t.center[1]) > 0.5 * t.size
+                             for t in tops)]
+        negatives = sides + false_candidates(tops, image.shape[:2], rng, per_die=1, background=3)
+        candidates = tops + negatives
+        patches.append(canonical_patches(image, [c.center for c in candidates], [c.size for c in candidates]))
+        values += [scene.top_value(p.rotation) for p in poses] + [0] * len(negatives)
+    return np.concatenate(patches), values, tilt > OBLIQUE_DEG
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--scenes", type=int, default=600)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = np.random.default_rng(args.seed)
+    patches, values, oblique = [], [], []
+    for i in range(args.scenes):
+        p, v, o = scene_patches(rng)
+        patches.append(p)
+        values += v
+        oblique += [o] * len(v)
+        if (i + 1) % 50 == 0:
+            print(f"{i + 1} scenes, {len(values)} patches", flush=True)
+    np.savez_compressed(args.out, patches=np.concatenate(patches), value=np.array(values, np.int8),
+                        oblique=np.array(oblique, bool))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

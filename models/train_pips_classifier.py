@@ -1,0 +1,238 @@
+"""Train the pip classifier (companion/vision/pips/classifier.py) and export models/pips-classifier.npz.
+
+Run by hand in the training venv (torch is for training only; the companion runs the weights in numpy):
+
+    python3 -m venv /tmp/train && /tmp/train/bin/pip install \\
+        /opt/wheels/torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl numpy opencv-python-headless
+    .venv/bin/python models/build_pips_dev_crops.py                       # real DEV-split patches (shipped)
+    .venv/bin/python models/pips_synthetic_patches.py /tmp/syn.npz --scenes 700
+    /tmp/train/bin/python models/train_pips_classifier.py /tmp/syn.npz [--steps 700]
+
+Data: synthetic patches plus the real dev-split patches; a fifth of the real dev photos (by name) is kept
+out of training to choose the softmax temperature and report validation accuracy. The held-out quarter
+of the real sets is never read here. Every batch is augmented afresh: any rotation (at most ±25° for
+oblique views, where a side face is told from a top face by lying below it), mirror, face size ±20%,
+centre ±15% of a face, light-on-dark inversion, gamma and contrast, glare, blur and noise.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import math
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "models"))
+
+from build_pips_dev_crops import load_dev_crops  # noqa: E402
+from companion.vision.pips.classifier import CONTEXT, INPUT_PX, NORMALISE_FLOOR, PATCH_PX  # noqa: E402
+
+CLASSES = 7
+FACE_IN_PATCH = 2 * INPUT_PX / (PATCH_PX * CONTEXT)  # a face side in the patch's [-1, 1] coordinates
+
+
+class Net(nn.Module):
+    def __init__(self, widths=(12, 24, 48), hidden=64):
+        super().__init__()
+        layers, c = [], 1
+        for w in widths:
+            layers += [nn.Conv2d(c, w, 3, padding=1, bias=False), nn.BatchNorm2d(w), nn.ReLU(), nn.MaxPool2d(2)]
+            c = w
+        self.features = nn.Sequential(*layers)
+        side = INPUT_PX // 2 ** len(widths)
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(c * side * side, hidden), nn.ReLU(),
+                                  nn.Linear(hidden, CLASSES))
+
+    def forward(self, x):
+        return self.head(self.features(x))
+
+
+def normalise(x: torch.Tensor) -> torch.Tensor:
+    """As classifier.normalise: per crop, minus its mean, over its spread (at least NORMALISE_FLOOR)."""
+    mean = x.mean(dim=(2, 3), keepdim=True)
+    std = x.std(dim=(2, 3), keepdim=True, unbiased=False).clamp_min(NORMALISE_FLOOR)
+    return (x - mean) / std
+
+
+def augment(patches: torch.Tensor, oblique: torch.Tensor, values: torch.Tensor, g: torch.Generator) -> torch.Tensor:
+    """(n, 1, PATCH_PX, PATCH_PX) uint8 patches -> (n, 1, INPUT_PX, INPUT_PX) float crops, 0–255."""
+    n = len(patches)
+    rand = lambda *shape: torch.rand(*shape, generator=g)
+    angle = (rand(n) * 2 - 1) * torch.where(oblique, torch.tensor(math.radians(25)), torch.tensor(math.pi))
+    scale = 0.8 + 0.4 * rand(n)  # the detector's size is off by up to ±20%
+    positive = values > 0
+    shift = (rand(n, 2) * 2 - 1) * 0.15 * FACE_IN_PATCH
+    shift = torch.where(positive[:, None], shift, shift * 1.5)
+    mirror = torch.where(rand(n) < 0.5, -1.0, 1.0)
+    base = INPUT_PX / PATCH_PX * scale
+    cos, sin = torch.cos(angle) * base, torch.sin(angle) * base
+    theta = torch.stack([torch.stack([cos * mirror, -sin, shift[:, 0]], 1),
+                         torch.stack([sin * mirror, cos, shift[:, 1]], 1)], 1)
+    grid = F.affine_grid(theta, (n, 1, INPUT_PX, INPUT_PX), align_corners=False)
+    x = F.grid_sample(patches.float(), grid, mode="bilinear", padding_mode="border", align_corners=False)
+    x = x / 255.0
+    invert = rand(n, 1, 1, 1) < 0.25
+    x = torch.where(invert, 1 - x, x)
+    x = x.clamp(0, 1) ** torch.exp((rand(n, 1, 1, 1) * 2 - 1) * 0.5)  # gamma 0.6–1.65
+    x = 0.5 + (x - 0.5) * (0.5 + rand(n, 1, 1, 1))  # contrast 0.5–1.5
+    # glare: a soft bright spot on a third of the crops
+    glare = torch.nonzero(rand(n) < 0.33).flatten()
+    if len(glare):
+        yy, xx = torch.meshgrid(torch.linspace(-1, 1, INPUT_PX), torch.linspace(-1, 1, INPUT_PX), indexing="ij")
+        m = len(glare)
+        centre = rand(m, 2, 1, 1) * 2 - 1
+        radius = 0.15 + 0.4 * rand(m, 1, 1, 1)
+        spot = torch.exp(-((xx - centre[:, 0:1]) ** 2 + (yy - centre[:, 1:2]) ** 2) / (2 * radius ** 2))
+        x[glare] = x[glare] + spot * 0.7 * rand(m, 1, 1, 1)
+    # blur: none, or one of a few Gaussian kernels
+    choice = torch.randint(0, 4, (n,), generator=g)
+    blurred = x
+    for which, s in ((1, 0.6), (2, 1.0), (3, 1.5)):
+        chosen = torch.nonzero(choice == which).flatten()
+        if not len(chosen):
+            continue
+        k = torch.exp(-torch.arange(-3, 4, dtype=torch.float32) ** 2 / (2 * s * s))
+        k = k / k.sum()
+        b = F.conv2d(F.pad(x[chosen], (3, 3, 0, 0), mode="replicate"), k.view(1, 1, 1, 7))
+        blurred[chosen] = F.conv2d(F.pad(b, (0, 0, 3, 3), mode="replicate"), k.view(1, 1, 7, 1))
+    x = blurred + torch.randn(x.shape, generator=g) * (rand(n, 1, 1, 1) * 0.04)
+    return x.clamp(0, 1) * 255
+
+
+def photo_is_validation(name: str) -> bool:
+    return hashlib.sha1(("val:" + name).encode()).digest()[0] % 5 == 0
+
+
+def load_data(synthetic: list[Path], dev_crops: Path):
+    parts = []
+    for path in synthetic:
+        with np.load(path) as d:
+            parts.append((d["patches"], d["value"].astype(np.int64), d["oblique"], np.zeros(len(d["value"]), bool)))
+    real = load_dev_crops(dev_crops)
+    is_val = np.array([photo_is_validation(str(real["photos"][i])) for i in real["photo"]])
+    train_real = (real["patches"][~is_val], real["value"][~is_val].astype(np.int64), real["oblique"][~is_val],
+                  np.ones((~is_val).sum(), bool))
+    val_real = (real["patches"][is_val], real["value"][is_val].astype(np.int64), real["oblique"][is_val])
+    return parts, train_real, val_real
+
+
+def to_tensors(patches, values, oblique):
+    return torch.from_numpy(patches[:, None].copy()), torch.from_numpy(values), torch.from_numpy(oblique)
+
+
+def evaluate(net: Net, patches, values, oblique, g: torch.Generator, augmented: bool):
+    """(logits, values) on crops cut as at run time (scale 1, centred), or augmented ones."""
+    net.eval()
+    p, v, o = to_tensors(patches, values, oblique)
+    with torch.no_grad():
+        if augmented:
+            x = augment(p, o, v, g)
+        else:
+            lo = (PATCH_PX - INPUT_PX) // 2
+            x = p[:, :, lo:lo + INPUT_PX, lo:lo + INPUT_PX].float()
+        logits = torch.cat([net(normalise(x[i:i + 512])) for i in range(0, len(x), 512)])
+    return logits, v
+
+
+def fit_temperature(logits: torch.Tensor, values: torch.Tensor) -> float:
+    temperatures = np.exp(np.linspace(math.log(0.3), math.log(5), 80))
+    losses = [F.cross_entropy(logits / t, values).item() for t in temperatures]
+    return float(temperatures[int(np.argmin(losses))])
+
+
+def export(net: Net, temperature: float, out: Path) -> None:
+    """Fold each BatchNorm into its convolution and save plain arrays for classifier.PipClassifier."""
+    arrays: dict[str, np.ndarray] = {}
+    convs = [m for m in net.features if isinstance(m, nn.Conv2d)]
+    norms = [m for m in net.features if isinstance(m, nn.BatchNorm2d)]
+    for i, (conv, bn) in enumerate(zip(convs, norms)):
+        scale = bn.weight / torch.sqrt(bn.running_var + bn.eps)
+        arrays[f"conv{i}_w"] = (conv.weight * scale.view(-1, 1, 1, 1)).detach().numpy().astype(np.float32)
+        arrays[f"conv{i}_b"] = (bn.bias - bn.running_mean * scale).detach().numpy().astype(np.float32)
+    dense = [m for m in net.head if isinstance(m, nn.Linear)]
+    for i, layer in enumerate(dense):
+        arrays[f"dense{i}_w"] = layer.weight.detach().numpy().astype(np.float32)
+        arrays[f"dense{i}_b"] = layer.bias.detach().numpy().astype(np.float32)
+    np.savez(out, conv_layers=len(convs), dense_layers=len(dense), temperature=temperature, input_px=INPUT_PX,
+             context=CONTEXT, **arrays)
+
+
+def accuracy_table(logits: torch.Tensor, values: torch.Tensor) -> str:
+    predicted = logits.argmax(1)
+    confusion = np.zeros((CLASSES, CLASSES), int)
+    for t, p in zip(values.tolist(), predicted.tolist()):
+        confusion[t, p] += 1
+    lines = [f"accuracy {np.trace(confusion) / confusion.sum():.2%} of {confusion.sum()}",
+             "truth\\read " + "".join(f"{c:>6}" for c in range(CLASSES))]
+    lines += [f"{t:>10} " + "".join(f"{confusion[t, p]:>6}" for p in range(CLASSES)) for t in range(CLASSES)]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("synthetic", type=Path, nargs="+", help="patch files from pips_synthetic_patches.py")
+    parser.add_argument("--dev-crops", type=Path, default=REPO / "models" / "data" / "pips-dev-crops.npz")
+    parser.add_argument("--out", type=Path, default=REPO / "models" / "pips-classifier.npz")
+    parser.add_argument("--steps", type=int, default=700)
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--real-weight", type=float, default=3.0, help="how often a real patch is drawn vs a synthetic one")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    torch.set_num_threads(2)
+    torch.manual_seed(args.seed)
+    g = torch.Generator().manual_seed(args.seed)
+
+    synthetic, train_real, val_real = load_data(args.synthetic, args.dev_crops)
+    patches = np.concatenate([s[0] for s in synthetic] + [train_real[0]])
+    values = np.concatenate([s[1] for s in synthetic] + [train_real[1]])
+    oblique = np.concatenate([s[2] for s in synthetic] + [train_real[2]])
+    is_real = np.concatenate([s[3] for s in synthetic] + [train_real[3]])
+    print(f"train: {len(values)} patches ({is_real.sum()} real), per class {np.bincount(values).tolist()}; "
+          f"validation: {len(val_real[1])} real patches", flush=True)
+    p_all, v_all, o_all = to_tensors(patches, values, oblique)
+    counts = np.bincount(values, minlength=CLASSES)
+    weights = np.where(is_real, args.real_weight, 1.0) / counts[values] ** 0.5
+    sampler_weights = torch.from_numpy(weights / weights.sum())
+
+    net = Net()
+    steps_per_epoch = 50
+    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=args.steps)
+    for epoch in range(args.steps // steps_per_epoch):
+        net.train()
+        start, total = time.time(), 0.0
+        for _ in range(steps_per_epoch):
+            index = torch.multinomial(sampler_weights, args.batch, replacement=True, generator=g)
+            x = normalise(augment(p_all[index], o_all[index], v_all[index], g))
+            loss = F.cross_entropy(net(x), v_all[index], label_smoothing=0.02)
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += loss.item()
+        logits, v = evaluate(net, *val_real, g, augmented=False)
+        accuracy = (logits.argmax(1) == v).float().mean().item()
+        print(f"step {(epoch + 1) * steps_per_epoch}: loss {total / steps_per_epoch:.3f}, real validation {accuracy:.2%} "
+              f"({time.time() - start:.0f}s)", flush=True)
+
+    logits, v = evaluate(net, *val_real, g, augmented=False)
+    augmented_logits, augmented_v = evaluate(net, *val_real, g, augmented=True)
+    temperature = fit_temperature(torch.cat([logits, augmented_logits]), torch.cat([v, augmented_v]))
+    print(f"temperature {temperature:.2f}")
+    print("real validation, centred:\n" + accuracy_table(logits, v))
+    print("real validation, augmented:\n" + accuracy_table(augmented_logits, augmented_v))
+    export(net, temperature, args.out)
+    print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
