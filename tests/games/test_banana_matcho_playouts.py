@@ -11,6 +11,8 @@ from companion.games.banana_matcho import FRUITS, GAME, arbitrate, combination
 from companion.games.banana_matcho.actions import DiceShowing, Squeak
 from companion.games.simulate import play_random, player_names, random_step
 
+from .playouts import PLAYOUTS
+
 
 class Invariants:
     """After every action: monkeys on the tree, at most one on the basket, roles are neighbours, a squeak
@@ -47,7 +49,7 @@ class Invariants:
 @pytest.mark.parametrize("count", range(2, 7))
 def test_random_games_end_with_one_monkey_on_the_basket(count):
     winners = set()
-    for seed in range(150):
+    for seed in range(PLAYOUTS):
         state = play_random(GAME, player_names(count), seed, after_each=Invariants())
         assert state.is_over() and len(state.winners()) == 1
         winners.add(state.winners()[0])
@@ -55,7 +57,7 @@ def test_random_games_end_with_one_monkey_on_the_basket(count):
 
 
 def test_random_games_with_two_monkey_faces_end():
-    for seed in range(150):
+    for seed in range(PLAYOUTS):
         state = play_random(GAME, player_names(4), seed, {"monkey_faces": 2}, after_each=Invariants())
         assert state.positions[state.winners()[0]] == 30
 

@@ -12,6 +12,8 @@ from companion.games.magic_mountain import GAME
 from companion.games.magic_mountain.actions import ChooseOpening, DrawBall, Hits
 from companion.games.simulate import play_random, player_names, random_step
 
+from .playouts import PLAYOUTS
+
 GOAL = 31
 
 
@@ -50,7 +52,7 @@ def _play(players, seed, variants=None):
 @pytest.mark.parametrize("count", range(1, 7))
 def test_cooperative_random_games_end_with_a_result(count):
     results = set()
-    for seed in range(200):
+    for seed in range(PLAYOUTS):
         state = _play(player_names(count), seed)
         assert state.is_over()
         won = state.on_goal("S") == 4
@@ -62,7 +64,7 @@ def test_cooperative_random_games_end_with_a_result(count):
 
 @pytest.mark.parametrize("variants", [{"students_to_win": 2}, {"students_to_win": 3}, {"mode": "titles"}])
 def test_variant_random_games_end(variants):
-    for seed in range(200):
+    for seed in range(PLAYOUTS):
         state = _play(player_names(3), seed, variants)
         assert state.is_over()
         if variants.get("mode") == "titles":
@@ -71,7 +73,7 @@ def test_variant_random_games_end(variants):
 
 def test_team_random_games_have_one_winning_team():
     winners = set()
-    for seed in range(250):
+    for seed in range(PLAYOUTS):
         state = _play(["Team Student", "Team Witch"], seed, {"mode": "teams"})
         assert max(state.scores()) == 3 and min(state.scores()) < 3
         winners.add(tuple(state.winners()))

@@ -2,8 +2,8 @@
 action; fewer games with the JSON round trip and undo of every state seen; hypothesis properties.
 
 Random play is slow to finish a Matterhorn game (a climber moved at random goes down as often as up, and
-about 2000 actions make a 4-player game, 5000 a 2-player one), so the counts are set to keep this file
-within about 30 seconds on a quiet machine here."""
+about 2000 actions make a 4-player game, 5000 a 2-player one), so the full thousand games per player count
+and variant take a few minutes."""
 import json
 import random
 from collections import Counter
@@ -20,7 +20,8 @@ from companion.games.matterhorn.board import SUMMIT
 from companion.games.matterhorn.state import ACTION_TOKEN, CLIMBER, EMPTY, OBSTACLE
 from companion.games.simulate import play_random, player_names, random_step
 
-CHEAP_GAMES = {2: 4, 3: 6, 4: 8}
+from .playouts import PLAYOUTS
+
 VARIANTS = [{"two_action_summit": False}, {"two_action_summit": True}]
 
 
@@ -55,7 +56,7 @@ def check_invariants(state):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_keep_the_invariants_and_end(players, variants):
     winners = set()
-    for seed in range(CHEAP_GAMES[players]):
+    for seed in range(PLAYOUTS):
         state = play_random(GAME, player_names(players), seed, variants, after_each=check_invariants)
         assert state.current_player() == TERMINAL
         winners.update(state.winners())

@@ -11,6 +11,8 @@ from companion.games.mountain_goats import GAME, Roll, explain
 from companion.games.mountain_goats.state import ON_BIG
 from companion.games.simulate import play_random, player_names, random_step
 
+from .playouts import PLAYOUTS
+
 STACKS = {2: [10, 9, 8, 7, 6, 5], 3: [11, 10, 9, 8, 7, 6], 4: [12, 11, 10, 9, 8, 7], 5: [12, 11, 10, 9, 8, 7]}
 BONUS = [15, 12, 9, 6]
 SUMMITS = [4, 4, 3, 3, 2, 2]
@@ -50,14 +52,14 @@ def check_choices(state):
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_many_random_games_keep_the_rules(players):
-    for seed in range(100):
+    for seed in range(PLAYOUTS):
         end = play_random(GAME, player_names(players), seed, after_each=check_invariants)
         assert end.is_over()
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_many_random_big_mountain_games_keep_the_rules(players):
-    for seed in range(25):
+    for seed in range(PLAYOUTS // 4):
         def after(state):
             check_invariants(state)
             check_choices(state)
