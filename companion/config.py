@@ -22,6 +22,19 @@ def default_state_dir() -> Path:
     return Path(base) / "companion"
 
 
+SYSTEM_SETTINGS = Path("/etc/companion/companion.toml")
+
+
+def settings_file(given: str | Path | None = None) -> Path | None:
+    """The settings file a command reads: the one given, else $COMPANION_SETTINGS (the systemd unit sets it),
+    else /etc/companion/companion.toml when it exists, else none (the defaults)."""
+    if given:
+        return Path(given)
+    if os.environ.get("COMPANION_SETTINGS"):
+        return Path(os.environ["COMPANION_SETTINGS"])
+    return SYSTEM_SETTINGS if SYSTEM_SETTINGS.exists() else None
+
+
 SCHEMA: dict[str, dict[str, tuple[type, Any, str]]] = {
     "service": {
         "host": (str, "0.0.0.0", "address the page listens on"),

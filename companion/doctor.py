@@ -16,7 +16,7 @@ import subprocess
 from pathlib import Path
 from typing import Callable
 
-from .config import BadSettings, Settings, load_settings
+from .config import BadSettings, Settings, load_settings, settings_file
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 SYMBOL = {OK: "✓", WARN: "!", FAIL: "✗"}
@@ -55,15 +55,6 @@ def _serial_ports() -> list[tuple[str, int | None]]:
     from serial.tools import list_ports
 
     return [(port.device, port.vid) for port in list_ports.comports()]
-
-
-def settings_file() -> Path | None:
-    """The settings file the service reads: $COMPANION_SETTINGS, else /etc/companion/companion.toml if present."""
-    named = os.environ.get("COMPANION_SETTINGS")
-    if named:
-        return Path(named)
-    default = Path("/etc/companion/companion.toml")
-    return default if default.exists() else None
 
 
 def check_settings(path: Path | None) -> tuple[Check, Settings | None]:
@@ -226,7 +217,7 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    checks = run_checks(settings_path=args.settings or settings_file())
+    checks = run_checks(settings_path=settings_file(args.settings))
     for check in checks:
         if args.json:
             print(json.dumps(dataclasses.asdict(check)))

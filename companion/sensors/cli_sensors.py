@@ -5,7 +5,6 @@ two gates at once) so the printout can be seen and tested without hardware.
 """
 from __future__ import annotations
 
-import os
 import queue
 import sys
 import threading
@@ -40,15 +39,12 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from ..cli import CliError
-    from ..config import BadSettings, load_settings
+    from ..config import BadSettings, load_settings, settings_file
 
     if args.seconds is not None and args.seconds <= 0:
         raise CliError(f"--seconds must be more than 0, got {args.seconds:g}")
-    settings_path = args.settings or os.environ.get("COMPANION_SETTINGS") or None
-    if settings_path is None and Path("/etc/companion/companion.toml").exists():
-        settings_path = "/etc/companion/companion.toml"
     try:
-        section = load_settings(settings_path)["sensors"]
+        section = load_settings(settings_file(args.settings))["sensors"]
         pin_map = load_pin_map(args.pin_map or section["pin_map"] or None)
     except (BadSettings, PinMapError) as exc:
         raise CliError(str(exc)) from None

@@ -188,6 +188,11 @@ def create_app(service, *, allow_outside: bool = False, max_streams: int = 16, d
         camera.set_tray(tuple(box))
         return jsonify({"ok": True, "tray": box})
 
+    @app.get("/api/addresses")
+    def addresses():
+        """Where other phones open this page; set by `companion serve` once it listens."""
+        return jsonify({"urls": app.config.get("PAGE_URLS", [request.host_url])})
+
     @app.get("/api/health")
     def health():
         return jsonify({"ok": True, "streams": broadcaster.open_streams, "time": time.time()})

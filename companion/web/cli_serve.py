@@ -11,7 +11,8 @@ from ..cli import CliError
 
 def add_arguments(parser) -> None:
     parser.add_argument("--demo", action="store_true", help="play a recorded demo game; no camera or sensors needed")
-    parser.add_argument("--settings", help="the settings file (TOML); default: built-in defaults and COMPANION_* variables")
+    parser.add_argument("--settings", help="the settings file (TOML); default: $COMPANION_SETTINGS, else "
+                        "/etc/companion/companion.toml if present, else the built-in defaults")
     parser.add_argument("--host", help="address to listen on (default: service.host)")
     parser.add_argument("--port", type=int, help="port (default: service.port)")
     parser.add_argument("--state-dir", help="where games are kept (default: service.state_dir)")
@@ -20,7 +21,7 @@ def add_arguments(parser) -> None:
 
 def build(args, tap=None, record_dir=None):
     """The settings, the service and the app for these arguments (also used by the tests and the bench)."""
-    from ..config import BadSettings, load_settings
+    from ..config import BadSettings, load_settings, settings_file
     from ..table.journal import JournalError
     from ..table.service import Service
     from .app import create_app
@@ -33,7 +34,7 @@ def build(args, tap=None, record_dir=None):
     if args.state_dir:
         overrides["service"]["state_dir"] = args.state_dir
     try:
-        settings = load_settings(args.settings, overrides=overrides)
+        settings = load_settings(settings_file(args.settings), overrides=overrides)
     except BadSettings as exc:
         raise CliError(str(exc)) from None
     if args.demo_speed <= 0:
@@ -46,24 +47,29 @@ def build(args, tap=None, record_dir=None):
         raise CliError(str(exc)) from None
     app = create_app(service, allow_outside=settings["security"]["allow_outside"],
                      max_streams=settings["service"]["max_streams"], demo=args.demo)
+    app.extensions["companion_join_codes"] = None
     if settings["security"]["join_code"] and not args.demo:
         from .joincode import JoinCodes, install
 
-        install(app, JoinCodes(settings.state_dir))
+        codes = JoinCodes(settings.state_dir)
+        install(app, codes)
+        app.extensions["companion_join_codes"] = codes
     return settings, service, app, watchdog
 
 
 def _watchdog():
-    try:
-        from ..sdnotify import Heartbeat, Notifier, Watchdog
-    except ImportError:
-        return None, None
+    """systemd's watchdog, fed by the table loop's heartbeat; (None, None) when not run by systemd.
+
+    The loop beats at least once a second when idle, so three silent seconds (or half the watchdog
+    period, if longer) mean it is stuck in one event."""
     import time
+
+    from ..sdnotify import Heartbeat, Notifier, Watchdog
 
     notifier = Notifier()
     if not notifier.enabled:
         return None, None
-    heartbeat = Heartbeat(max_silence=max(5.0, (notifier.watchdog_seconds or 30.0) / 2), clock=time.monotonic)
+    heartbeat = Heartbeat(max_silence=max(3.0, (notifier.watchdog_seconds or 30.0) / 2), clock=time.monotonic)
     return heartbeat, Watchdog(notifier, heartbeat.healthy)
 
 
@@ -83,14 +89,19 @@ def run(args, tap=None, record_dir=None) -> int:
         raise CliError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     service.start()
-    for name, url in _addresses(settings, server.effective_port):
+    announcer = None if args.demo else _announce(settings, server.effective_port)
+    urls = _addresses(settings, server.effective_port, announced=announcer is not None)
+    app.config["PAGE_URLS"] = [url for _, url in urls if "127.0.0.1" not in url]
+    for name, url in urls:
         print(f"The companion{' demo' if args.demo else ''} is on {url}{name}", flush=True)
+    codes = app.extensions["companion_join_codes"]
+    if codes is not None:
+        print(f"Join code: {codes.code} (a phone enters it once to play; this screen never needs it)", flush=True)
     for feature, message in service.messages.items():
         print(f"{feature}: {message}", flush=True)
     if watchdog is not None:
         watchdog.notifier.ready("serving the page")
         watchdog.start()
-    announcer = _announce(settings, server.effective_port)
     stop = threading.Event()
 
     def shutdown(*_):
@@ -112,18 +123,19 @@ def run(args, tap=None, record_dir=None) -> int:
     return 0
 
 
-def _addresses(settings, port: int) -> list[tuple[str, str]]:
+def _addresses(settings, port: int, announced: bool) -> list[tuple[str, str]]:
     host = settings["service"]["host"]
     if host not in ("0.0.0.0", "::", ""):
         return [("", f"http://{host}:{port}/")]
-    out = [("", f"http://127.0.0.1:{port}/")]
-    try:
-        from ..announce import lan_addresses
+    from ..announce import lan_addresses, page_urls
 
-        out += [(" (from phones on this network)", f"http://{a}:{port}/") for a in lan_addresses()]
+    try:
+        lan = lan_addresses()
     except Exception:  # the numeric address list is a help only
-        pass
-    return out
+        lan = []
+    urls = page_urls(port, ["127.0.0.1"] + lan)
+    named = [(" (phones that resolve .local names)", urls[0])] if announced else []
+    return [("", urls[1])] + named + [(" (from phones on this network)", url) for url in urls[2:]]
 
 
 def _announce(settings, port: int):

@@ -56,7 +56,7 @@
     if (!code) return false;
     const response = await fetch("/api/join", { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ code: code.trim() }) });
-    if (response.ok) return true;
+    if (response.ok) { loadShare(); return true; }
     const body = await response.json().catch(() => ({}));
     toast(body.error || body.message || "That is not the join code.");
     return false;
@@ -390,6 +390,25 @@
     } catch (err) { toast("The companion cannot be reached."); }
   }
 
+  // The foot of the page: where other phones open it, and for the table's own screen or a joined phone
+  // the join code with its QR code.
+  async function loadShare() {
+    try {
+      const [where, joined] = await Promise.all([fetch("/api/addresses"), fetch("/api/join")]);
+      const urls = (await where.json()).urls || [];
+      $("share-urls").textContent = urls.length ? "Other phones open: " + urls.join("  or  ") : "";
+      if (joined.ok) {
+        const body = await joined.json();
+        if (body.code) {
+          $("join-code").textContent = body.code;
+          $("join-qr").src = "/api/join/qr";
+          $("join-qr").hidden = false;
+          $("share-join").hidden = false;
+        }
+      }
+    } catch (err) { /* the foot of the page is a help only */ }
+  }
+
   $("add-player").addEventListener("click", addPlayer);
   $("start-game").addEventListener("click", startGame);
   $("undo").addEventListener("click", () => send({ do: "undo" }));
@@ -401,6 +420,7 @@
   });
   $("tray-set").addEventListener("click", setTray);
   loadGames();
+  loadShare();
   connect();
   refreshCamera();
 })();

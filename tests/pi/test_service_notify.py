@@ -1,0 +1,101 @@
+"""The service under systemd's notify protocol: READY=1 once it serves, WATCHDOG=1 while its loop is
+healthy, no pings while the loop is stalled. The fake NOTIFY_SOCKET is a datagram socket in a temp dir."""
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import types
+import urllib.request
+
+import pytest
+
+from companion.events import BallLanded
+
+
+@pytest.fixture
+def notify_socket(tmp_path):
+    path = str(tmp_path / "notify")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(path)
+    sock.settimeout(0.1)
+    yield path, sock
+    sock.close()
+
+
+def messages(sock, seconds, until=None):
+    out, end = [], time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            out.append(sock.recv(4096).decode())
+        except socket.timeout:
+            continue
+        if until and until in out[-1]:
+            break
+    return out
+
+
+def test_a_real_service_says_ready_then_pings_and_degrades_without_camera_or_gpio(notify_socket, tmp_path):
+    path, sock = notify_socket
+    env = {**os.environ, "NOTIFY_SOCKET": path, "WATCHDOG_USEC": "1000000",
+           "COMPANION_SERVICE_STATE_DIR": str(tmp_path / "state"), "COMPANION_SERVICE_HOST": "127.0.0.1",
+           "COMPANION_SERVICE_MDNS": "off", "COMPANION_CAMERA_SOURCE": str(tmp_path / "no-camera-here"),
+           "COMPANION_SENSORS_BACKEND": "gpio", "COMPANION_SETTINGS": ""}
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        ready = messages(sock, 60, until="READY=1")
+        assert any(m.startswith("READY=1") for m in ready), ready
+        assert sum("WATCHDOG=1" in m for m in messages(sock, 2.5)) >= 2
+        lines = []
+        while not any("Join code:" in line for line in lines):
+            lines.append(proc.stdout.readline())
+        url = next(line.split(" is on ")[1].split()[0] for line in lines if " is on " in line)
+        health = json.load(urllib.request.urlopen(url + "api/health", timeout=10))
+        assert health["ok"] is True
+        state = json.load(urllib.request.urlopen(url + "api/state", timeout=10))
+        health = state["health"]  # each missing part is named on the page, and the rest runs
+        assert health["camera"]["state"] != "ok" and "Type the dice on the page" in health["camera"]["message"]
+        assert any(key.startswith("sensor:") and value["state"] == "error" for key, value in health.items())
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    assert "STOPPING=1" in "".join(messages(sock, 1.0))
+
+
+def test_a_stalled_loop_stops_the_pings(notify_socket, tmp_path, monkeypatch):
+    from companion.web import cli_serve
+
+    path, sock = notify_socket
+    monkeypatch.setenv("NOTIFY_SOCKET", path)
+    monkeypatch.setenv("WATCHDOG_USEC", "1000000")
+    stuck = threading.Event()
+    release = threading.Event()
+
+    def tap(event):
+        if isinstance(event, BallLanded):  # a handler that hangs: the one event the loop never finishes
+            stuck.set()
+            release.wait(30)
+
+    args = types.SimpleNamespace(demo=True, settings=None, host="127.0.0.1", port=0, state_dir=str(tmp_path),
+                                 demo_speed=1.0)
+    settings, service, app, watchdog = cli_serve.build(args, tap=tap)
+    assert watchdog is not None
+    service.table.start()
+    watchdog.start()
+    try:
+        assert "WATCHDOG=1" in "".join(messages(sock, 1.5))
+        service.table.submit(BallLanded(t=time.monotonic_ns()))
+        assert stuck.wait(5)
+        time.sleep(3.2)  # the heartbeat's allowance for one event
+        messages(sock, 0.6)  # a ping already sent before the allowance ran out
+        stalled = messages(sock, 2.0)
+        assert not any("WATCHDOG=1" in m for m in stalled), stalled
+        release.set()
+        assert "WATCHDOG=1" in "".join(messages(sock, 3.0))
+    finally:
+        release.set()
+        watchdog.stop()
+        service.stop()
