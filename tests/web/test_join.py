@@ -1,0 +1,38 @@
+"""Only the table drives the game, on the real page: a phone without the join code watches but cannot
+start, play or undo; with the code it can; a forged cross-site POST is refused even from a joined phone."""
+from companion.web.app import create_app
+from companion.web.joincode import JoinCodes, install
+
+PHONE = {"REMOTE_ADDR": "192.168.1.20"}
+START = {"do": "start", "game": "mountain-goats",
+         "players": [{"name": "Ada", "colour": "red"}, {"name": "Ben", "colour": "blue"}]}
+
+
+def make_client(service, tmp_path):
+    app = create_app(service)
+    codes = JoinCodes(tmp_path / "join")
+    install(app, codes)
+    return app, app.test_client(), codes
+
+
+def test_a_phone_without_the_code_cannot_change_the_game(service, tmp_path):
+    app, client, codes = make_client(service, tmp_path)
+    before = client.get("/api/state", environ_base=PHONE).get_json()
+    for body in (START, {"do": "undo"}, {"do": "end"}):
+        refused = client.post("/api/command", json=body, environ_base=PHONE)
+        assert refused.status_code == 403 and refused.get_json()["join"] is True
+    assert client.post("/api/tray", json={"tray": "auto"}, environ_base=PHONE).status_code == 403
+    assert client.get("/api/state", environ_base=PHONE).get_json()["game"] == before["game"] is None
+    app.extensions["companion"]["stop"]()
+
+
+def test_with_the_code_the_phone_plays_and_a_forged_cross_site_post_is_still_refused(service, tmp_path):
+    app, client, codes = make_client(service, tmp_path)
+    assert client.post("/api/join", json={"code": codes.code}, environ_base=PHONE).status_code == 200
+    started = client.post("/api/command", json=START, environ_base=PHONE)
+    assert started.status_code == 200 and started.get_json()["state"]["game"]["name"] == "mountain-goats"
+    forged = client.post("/api/command", json={"do": "end"}, environ_base=PHONE,
+                         headers={"Origin": "http://evil.example"})
+    assert forged.status_code == 403 and "cross-site" in forged.get_json()["message"]
+    assert client.get("/api/state", environ_base=PHONE).get_json()["game"]["name"] == "mountain-goats"
+    app.extensions["companion"]["stop"]()
