@@ -1,0 +1,121 @@
+"""The learned pip-dice detector: where each die's top face is, and how big, in one small network pass.
+
+The frame is shrunk by `SHRINK` (area averaging) and run through a tiny fully-convolutional network
+(models/pips-detector.onnx, read by cv2.dnn; only Conv and Relu) that predicts, every `STRIDE` input
+pixels, four maps: a top-face-centre heatmap (logit), the log of the top face's size in input pixels,
+and the centre's offset within the cell. Local maxima of the heatmap above `threshold` become
+`Candidate`s. The network and its training are described in models/pips-detector.md and made by
+models/train_pips_detector.py.
+
+Because the shrink factor is fixed, the detector sees dice at the size they have in the frame: it was
+trained on dice 22–90 px across at full size (and somewhat beyond, with scale augmentation).
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+from pathlib import Path
+
+import numpy as np
+
+SHRINK = 4
+STRIDE = 4
+INPUT_MEAN = 127.5
+INPUT_SCALE = 1 / 64.0
+MODEL_PATH = Path(__file__).resolve().parents[3] / "models" / "pips-detector.onnx"
+THRESHOLD = 0.3
+MAX_CANDIDATES = 80
+SAME_DIE = 0.5  # two peaks closer than this many face sizes are one die
+
+
+class ModelMissing(FileNotFoundError):
+    pass
+
+
+@dataclasses.dataclass(frozen=True)
+class Candidate:
+    """A die's top face as the detector found it: centre (x, y) and face size in frame pixels, and the
+    heatmap peak (0–1) that says how sure the detector is that a top face is there."""
+
+    center: tuple[float, float]
+    size: float
+    score: float
+
+
+def _load_network(path: str):
+    import cv2
+
+    if not Path(path).is_file():
+        raise ModelMissing(f"the pip detector model is missing: {path} (made by models/train_pips_detector.py)")
+    net = cv2.dnn.readNetFromONNX(path)
+    return net
+
+
+def network_input(frame_bgr: np.ndarray) -> tuple[np.ndarray, float, float]:
+    """The network's input blob (1, 3, h/SHRINK, w/SHRINK) and the frame pixels per input pixel (x, y)."""
+    import cv2
+
+    height, width = frame_bgr.shape[:2]
+    small_w, small_h = max(STRIDE, width // SHRINK), max(STRIDE, height // SHRINK)
+    small = cv2.resize(frame_bgr, (small_w, small_h), interpolation=cv2.INTER_AREA)
+    blob = cv2.dnn.blobFromImage(small, INPUT_SCALE, mean=(INPUT_MEAN, INPUT_MEAN, INPUT_MEAN), swapRB=False)
+    return blob, width / small_w, height / small_h
+
+
+def decode(maps: np.ndarray, scale_x: float, scale_y: float, threshold: float = THRESHOLD,
+           limit: int = MAX_CANDIDATES) -> list[Candidate]:
+    """Candidates from the network's output maps (4, h, w): heatmap peaks above `threshold`, strongest
+    first, with a weaker peak within `SAME_DIE` face sizes of a stronger one dropped."""
+    import cv2
+
+    logits = maps[0]
+    floor = float(np.log(threshold / (1 - threshold)))
+    peaks = (logits >= cv2.dilate(logits, np.ones((3, 3), np.uint8))) & (logits > floor)
+    rows, cols = np.nonzero(peaks)
+    if len(rows) == 0:
+        return []
+    order = np.argsort(-logits[rows, cols])[: 4 * limit]
+    rows, cols = rows[order], cols[order]
+    scores = 1 / (1 + np.exp(-logits[rows, cols]))
+    xs = (cols + maps[2, rows, cols]) * STRIDE * scale_x
+    ys = (rows + maps[3, rows, cols]) * STRIDE * scale_y
+    sizes = np.exp(np.clip(maps[1, rows, cols], 0.0, 6.0)) * (scale_x + scale_y) / 2
+    kept: list[Candidate] = []
+    for x, y, size, score in zip(xs.tolist(), ys.tolist(), sizes.tolist(), scores.tolist()):
+        if any((x - k.center[0]) ** 2 + (y - k.center[1]) ** 2 < (SAME_DIE * max(size, k.size)) ** 2 for k in kept):
+            continue
+        kept.append(Candidate((x, y), size, score))
+        if len(kept) == limit:
+            break
+    return kept
+
+
+class PipDetector:
+    """Finds pip dice's top faces in BGR frames. Holds one network; not thread-safe (cv2.dnn nets keep
+    state between setInput and forward), so use one per thread."""
+
+    def __init__(self, path: str | Path = MODEL_PATH, threshold: float = THRESHOLD):
+        self.path = str(path)
+        self.threshold = threshold
+        self._net = _load_network(self.path)
+
+    def maps(self, frame_bgr: np.ndarray) -> tuple[np.ndarray, float, float]:
+        blob, scale_x, scale_y = network_input(frame_bgr)
+        self._net.setInput(blob)
+        return self._net.forward()[0], scale_x, scale_y
+
+    def find(self, frame_bgr: np.ndarray) -> list[Candidate]:
+        if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
+            raise ValueError("expected a BGR image (height × width × 3)")
+        maps, scale_x, scale_y = self.maps(frame_bgr)
+        return decode(maps, scale_x, scale_y, self.threshold)
+
+
+@functools.lru_cache(maxsize=1)
+def default_detector() -> PipDetector:
+    return PipDetector()
+
+
+def find_dice(frame_bgr: np.ndarray) -> list[Candidate]:
+    """Every die's top face in the frame (centre, size in px, score), strongest first."""
+    return default_detector().find(frame_bgr)

@@ -1,0 +1,77 @@
+"""The learned pip reader: a detector finds every die's top face, a classifier reads each one.
+
+    find_dice(frame_bgr) -> list[Candidate]                 (detector.py: centre, face size, score)
+    classify_dice(frame_bgr, candidates) -> [(value, conf)]  (classifier.py: 1–6, or 0 for "not a die")
+
+`LearnedPipReader.read(frame, tray)` joins them into `DieReading`s: candidates the classifier calls "not
+a die's top face" are dropped, the rest are reported with the classifier's confidence, and `unsure`
+when that is below `unsure_below` (the table then asks a person instead of guessing).
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+
+from ...events import DieReading
+from .detector import Candidate, PipDetector, find_dice
+
+__all__ = ["Candidate", "LearnedPipReader", "find_dice", "classify_dice"]
+
+UNSURE_BELOW = 0.6
+NOT_A_DIE = 0
+
+Classify = Callable[[np.ndarray, Sequence[Candidate]], Sequence[tuple[int, float]]]
+
+
+def classify_dice(frame_bgr: np.ndarray, candidates: Iterable[Candidate]) -> list[tuple[int, float]]:
+    """The classifier's reading of each candidate (see companion.vision.pips.classifier)."""
+    from .classifier import classify_dice as classify
+
+    return classify(frame_bgr, list(candidates))
+
+
+class LearnedPipReader:
+    """Reads six-sided pip dice in a BGR frame with the learned detector and classifier. Keep one per
+    thread (the detector's network is not thread-safe)."""
+
+    kind = "pips"
+
+    def __init__(self, unsure_below: float = UNSURE_BELOW, detector: PipDetector | None = None,
+                 classify: Classify | None = None):
+        self.unsure_below = unsure_below
+        self.detector = detector or PipDetector()
+        self.classify = classify or classify_dice
+
+    def read(self, frame_bgr: np.ndarray, tray: tuple[int, int, int, int] | None = None) -> list[DieReading]:
+        if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
+            raise ValueError("expected a BGR image (height × width × 3)")
+        image, ox, oy = frame_bgr, 0, 0
+        if tray is not None:
+            x0, y0, x1, y1 = (int(v) for v in tray)
+            x0, y0 = max(0, x0), max(0, y0)
+            x1, y1 = min(image.shape[1], x1), min(image.shape[0], y1)
+            if x1 <= x0 or y1 <= y0:
+                return []
+            image, ox, oy = image[y0:y1, x0:x1], x0, y0
+        candidates = self.detector.find(image)
+        if not candidates:
+            return []
+        answers = self.classify(image, candidates)
+        if len(answers) != len(candidates):
+            raise RuntimeError(f"the classifier answered {len(answers)} times for {len(candidates)} candidates")
+        readings = []
+        for candidate, (value, confidence) in zip(candidates, answers):
+            if value == NOT_A_DIE:
+                continue
+            cx, cy = candidate.center[0] + ox, candidate.center[1] + oy
+            half = candidate.size / 2
+            readings.append(DieReading(
+                value=int(value),
+                center=(float(cx), float(cy)),
+                box=(float(cx - half), float(cy - half), float(cx + half), float(cy + half)),
+                confidence=float(confidence),
+                unsure=float(confidence) < self.unsure_below,
+            ))
+        readings.sort(key=lambda r: (r.center[1], r.center[0]))
+        return readings

@@ -1,0 +1,141 @@
+"""Synthetic training scenes for the pip-dice detector, from the repo's own scene generator.
+
+Each scene is a still frame of 1–24 dice lying in the tray (some in touching clusters), seen by a camera
+tilted 0–55°, with the truth the detector learns: each die's top-face centre and the side of its
+top-face box in pixels (the larger of the projected top face's width and height, as the real labels
+measure it). Run by hand from models/train_pips_detector.py; never at run time.
+"""
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from companion.vision import scene  # noqa: E402
+
+FRAMES_PER_TABLE = 4
+
+
+def _placements(rng: np.random.Generator, count: int) -> list[tuple[float, float, float]]:
+    """(x, y, yaw) resting places on the tray floor that do not overlap; about a third of the dice are put
+    flush against an earlier die, square to it, as dice end up after a roll."""
+    half = scene.DIE_MM / 2
+    w, h = scene.TRAY_MM[0] / 2 - scene.DIE_MM, scene.TRAY_MM[1] / 2 - scene.DIE_MM
+    placed: list[tuple[float, float, float]] = []
+    for _ in range(count):
+        for _attempt in range(200):
+            if placed and rng.random() < 0.35:
+                bx, by, yaw = placed[int(rng.integers(len(placed)))]
+                side = rng.integers(4) * math.pi / 2 + yaw
+                gap = scene.DIE_MM * rng.uniform(1.0, 1.08)
+                slide = rng.uniform(-0.4, 0.4) * scene.DIE_MM
+                x = bx + gap * math.cos(side) - slide * math.sin(side)
+                y = by + gap * math.sin(side) + slide * math.cos(side)
+                candidate = (x, y, yaw + rng.normal(0, 0.05))
+            else:
+                candidate = (rng.uniform(-w, w), rng.uniform(-h, h), rng.uniform(0, 2 * math.pi))
+            if abs(candidate[0]) > w + half or abs(candidate[1]) > h + half:
+                continue
+            if all(math.hypot(candidate[0] - p[0], candidate[1] - p[1]) > scene.DIE_MM * 0.999
+                   and _apart(candidate, p) for p in placed):
+                placed.append(candidate)
+                break
+    return placed
+
+
+def _apart(a, b) -> bool:
+    """True when two squares of side DIE_MM at (x, y, yaw) do not overlap (separating-axis test)."""
+    def corners(p):
+        x, y, yaw = p
+        c, s = math.cos(yaw), math.sin(yaw)
+        half = scene.DIE_MM / 2
+        return np.array([(x + c * u - s * v, y + s * u + c * v) for u in (-half, half) for v in (-half, half)])
+
+    ca, cb = corners(a), corners(b)
+    for yaw in (a[2], b[2]):
+        for axis in ((math.cos(yaw), math.sin(yaw)), (-math.sin(yaw), math.cos(yaw))):
+            pa, pb = ca @ axis, cb @ axis
+            if pa.max() <= pb.min() + 1e-6 or pb.max() <= pa.min() + 1e-6:
+                return True
+    return False
+
+
+def _top_face_box(camera: scene.CameraModel, x: float, y: float, yaw: float) -> tuple[float, float, float]:
+    half = scene.DIE_MM / 2
+    c, s = math.cos(yaw), math.sin(yaw)
+    corners = np.array([(x + c * u - s * v, y + s * u + c * v, scene.DIE_MM) for u in (-half, half) for v in (-half, half)])
+    pts = camera.project(corners)
+    centre = camera.project(np.array([[x, y, scene.DIE_MM]]))[0]
+    size = float(max(np.ptp(pts[:, 0]), np.ptp(pts[:, 1])))
+    return float(centre[0]), float(centre[1]), size
+
+
+def make_scenes(count: int, seed: int = 0):
+    """`count` scenes: list of (BGR image, float32 array (n, 4) of x, y, size, value)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    styles = list(scene.STYLES)
+    while len(out) < count:
+        width = int(rng.choice([640, 800, 960]))
+        height = int(width * rng.choice([0.75, 0.5625]))
+        tilt = float(rng.choice([0.0, rng.uniform(0, 25), rng.uniform(25, 55)]))
+        base = scene.CameraModel(width, height, tilt_deg=tilt, hfov_deg=float(rng.uniform(45, 75)))
+        camera = scene.CameraModel(width, height, tilt_deg=tilt, hfov_deg=base.hfov_deg,
+                                   distance_mm=base.distance * float(rng.uniform(0.55, 1.1)))
+        style = scene.STYLES[styles[int(rng.integers(len(styles)))]]
+        renderer = scene.SceneRenderer(camera, style, rng, noise=float(rng.uniform(1, 6)))
+        for _ in range(FRAMES_PER_TABLE):
+            count_here = int(rng.choice([rng.integers(1, 6), rng.integers(5, 25)]))
+            poses, truth = [], []
+            for x, y, yaw in _placements(rng, count_here):
+                value = int(rng.integers(1, 7))
+                poses.append(scene._DiePose(np.array([x, y, scene.DIE_MM / 2]), scene.rest_rotation(value, yaw)))
+                cx, cy, size = _top_face_box(camera, x, y, yaw)
+                truth.append((cx, cy, size, value))
+            image = renderer.render(poses, gain=float(rng.uniform(0.7, 1.25)))
+            inside = [t for t in truth if 0 <= t[0] < width and 0 <= t[1] < height]
+            out.append((image, np.array(inside, np.float32).reshape(-1, 4)))
+    return out[:count]
+
+
+def save(path: Path, scenes) -> None:
+    import cv2
+
+    blobs, offsets, dice_at, truth = [], [0], [0], []
+    for image, dice in scenes:
+        ok, encoded = cv2.imencode(".png", image)
+        blobs.append(encoded.tobytes())
+        offsets.append(offsets[-1] + len(blobs[-1]))
+        truth.append(dice)
+        dice_at.append(dice_at[-1] + len(dice))
+    np.savez(path, png=np.frombuffer(b"".join(blobs), np.uint8), offsets=np.array(offsets),
+             dice_at=np.array(dice_at), truth=np.concatenate(truth) if truth else np.zeros((0, 4), np.float32))
+
+
+def load(path: Path):
+    import cv2
+
+    with np.load(path) as data:
+        png, offsets, dice_at, truth = data["png"], data["offsets"], data["dice_at"], data["truth"]
+    out = []
+    for i in range(len(offsets) - 1):
+        image = cv2.imdecode(png[offsets[i]:offsets[i + 1]], cv2.IMREAD_COLOR)
+        out.append((image, truth[dice_at[i]:dice_at[i + 1]]))
+    return out
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(description="render synthetic detector scenes to an .npz cache")
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--count", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    save(args.out, make_scenes(args.count, args.seed))
+    print(f"{args.count} scenes -> {args.out}")
