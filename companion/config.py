@@ -50,6 +50,7 @@ SCHEMA: dict[str, dict[str, tuple[type, Any, str]]] = {
         "height": (int, 720, "frame height"),
         "tray": (str, "auto", "the tray region: auto, or x0,y0,x1,y1 in pixels"),
         "settle_ms": (int, 300, "how long the dice must lie still before a roll is read"),
+        "zones": (str, "", "Banana Matcho's dice zones, NAME:KIND:x0,y0,x1,y1 separated by ';', or empty"),
     },
     "sensors": {
         "backend": (str, "gpio", "gpio, hub, mock or none"),

@@ -8,7 +8,7 @@ import threading
 import time
 from typing import Any, Callable, Iterable, Iterator
 
-from ..events import CameraHealth, DiceSettled, Event
+from ..events import CameraHealth, DiceSettled, Event, SensorHealth
 
 log = logging.getLogger(__name__)
 
@@ -108,5 +108,27 @@ def open_camera(settings, sink: Callable[[Event], Any], record_dir=None) -> Came
         recorder = FrameRecorder(record_dir)
     pipeline = DicePipeline.from_spec(camera["source"], get_reader("pips"), width=camera["width"],
                                       height=camera["height"], settle_ms=camera["settle_ms"],
-                                      tray=parse_tray(camera["tray"]), on_event=sink)
+                                      tray=parse_tray(camera["tray"]), zones=dice_zones(settings, sink),
+                                      on_event=sink)
     return CameraFeed(pipeline, sink, recorder).start()
+
+
+def dice_zones(settings, sink: Callable[[Event], Any]):
+    """Banana Matcho's zones (camera.zones) with the readers of the dice taught in the state directory.
+
+    Zones that cannot be read (a malformed setting, dice not taught yet) are switched off with a message
+    on the page; pip dice are read all the same."""
+    text = settings["camera"]["zones"].strip()
+    if not text:
+        return ()
+    from ..vision.readers import get_reader
+    from ..vision.zones import ZoneTracker, parse_zone
+
+    try:
+        zones = [parse_zone(part.strip()) for part in text.split(";") if part.strip()]
+        return ZoneTracker(zones, make_reader=lambda kind: get_reader(kind, state_dir=settings.state_dir))
+    except Exception as exc:
+        message = f"the Banana Matcho dice zones are off: {exc}. Squeaks will be asked on the page."
+        log.warning(message)
+        sink(SensorHealth(t=time.monotonic_ns(), sensor="dice zones", state="error", message=message))
+        return ()

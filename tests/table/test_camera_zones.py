@@ -1,0 +1,45 @@
+"""Banana Matcho's zones in the real service: taught dice are read in their zones; zones that cannot be
+read are switched off with a message naming the fix, and pip dice are read all the same."""
+import numpy as np
+
+from companion.config import load_settings
+from companion.events import SensorHealth
+from companion.table.camera import dice_zones
+from companion.vision.sources import Frame
+from companion.vision.symbols.evaluate import teach_examples
+from companion.vision.symbols.icons import DEV_STYLES
+from companion.vision.symbols.store import TeachStore
+
+
+def settings_with(tmp_path, zones):
+    return load_settings(env={}, overrides={"service": {"state_dir": str(tmp_path)}, "camera": {"zones": zones}})
+
+
+def test_no_zones_set_means_no_zones(tmp_path):
+    events = []
+    assert dice_zones(settings_with(tmp_path, ""), events.append) == () and events == []
+
+
+def test_untaught_dice_switch_the_zones_off_with_the_fix(tmp_path):
+    events = []
+    zones = dice_zones(settings_with(tmp_path, "fruit:fruit:0,0,320,240;matcho:matcho:320,0,640,240"), events.append)
+    assert zones == ()
+    [health] = events
+    assert isinstance(health, SensorHealth) and health.state == "error"
+    assert "not taught" in health.message and "teach" in health.message
+
+
+def test_a_malformed_zone_is_named(tmp_path):
+    events = []
+    assert dice_zones(settings_with(tmp_path, "fruit:0,0,320,240"), events.append) == ()
+    assert "bad zone 'fruit:0,0,320,240'" in events[0].message
+
+
+def test_taught_dice_are_read_in_their_zone(tmp_path):
+    TeachStore(tmp_path).save("matcho", teach_examples(DEV_STYLES[0], "matcho", "cream", 2, seed=5))
+    events = []
+    tracker = dice_zones(settings_with(tmp_path, "matcho:matcho:0,0,320,240"), events.append)
+    assert events == [] and [z.name for z in tracker.zones] == ["matcho"]
+    [state] = tracker.feed(Frame(7, np.full((240, 320, 3), 90, np.uint8)))
+    assert state.zone == "matcho" and state.t == 7 and state.dice == ()
+    assert tracker.state_at("matcho", 8) == state
