@@ -38,6 +38,9 @@ _YY, _XX = np.mgrid[0:CROP_PX, 0:CROP_PX] + 0.5
 _RADIUS = np.hypot(_XX - CROP_PX / 2, _YY - CROP_PX / 2) / (CROP_PX / 2)
 _RING_FLAT = np.minimum((_RADIUS * RINGS / 1.2).astype(int), RINGS - 1).ravel()
 _RING_AREA = np.bincount(_RING_FLAT, minlength=RINGS)
+# Where each value of a flattened (TEMPLATE_PX, TEMPLATE_PX, 4) template comes from, in each quarter turn.
+_TURNS = np.stack([np.rot90(np.arange(TEMPLATE_PX * TEMPLATE_PX * 4).reshape(TEMPLATE_PX, TEMPLATE_PX, 4), k)
+                   .ravel() for k in range(4)])
 
 
 def body_colour(crop_bgr: np.ndarray) -> np.ndarray:
@@ -63,7 +66,7 @@ def extract(crop_bgr: np.ndarray) -> Features:
     planes = np.dstack([ink, lab[:, :, 0] / 60.0 * ink, lab[:, :, 1] / 40.0, lab[:, :, 2] / 40.0])
     small = cv2.resize(planes, (TEMPLATE_PX, TEMPLATE_PX), interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (3, 3), 0.6)
-    templates = np.stack([np.rot90(small, k).ravel() for k in range(4)])
+    templates = small.ravel()[_TURNS]
     return Features(colour.astype(np.float32), templates.astype(np.float32), rings.astype(np.float32),
                     float(ink.mean()))
 

@@ -16,7 +16,7 @@ FIND_WIDTH = 360  # zones wider than this are searched at reduced size
 BACKGROUND_DISTANCE = 30.0  # L1 in 8-bit YCrCb, brightness weighted 0.6
 MIN_SIDE_PX = 18
 SEAM_LEVEL = 0.86  # share of a die's top brightness below which its edge counts as a seam
-CORE_SHARE = 0.94  # the bright top of a die, as a share of its side
+CORE_SHARE = 0.87  # the bright top of a die, eroded, as a share of its side (measured)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -64,9 +64,10 @@ def _seam_pieces(brightness: np.ndarray, contour: np.ndarray, min_area: float) -
     blob = np.zeros((h, w), np.uint8)
     cv2.drawContours(blob, [contour], -1, 255, cv2.FILLED, offset=(-x, -y))
     patch = brightness[y:y + h, x:x + w]
-    level = float(np.percentile(patch[blob > 0], 75))
+    values = patch[blob > 0]
+    level = float(np.partition(values, len(values) * 3 // 4)[len(values) * 3 // 4])
     core = ((patch >= SEAM_LEVEL * level) & (blob > 0)).astype(np.uint8) * 255
-    core = _filled(cv2.morphologyEx(core, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
+    core = cv2.erode(_filled(core), np.ones((3, 3), np.uint8))  # break the bridges across thin seams
     pieces, _ = cv2.findContours(core, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     # A dark icon reaching a seam leaves a bite out of the top; a die's top is convex.
     hulls = [cv2.convexHull(p) for p in pieces]
@@ -100,49 +101,56 @@ def find_dice(frame_bgr: np.ndarray, tray: tuple[int, int, int, int] | None = No
         return []
     step = max(1, int(np.ceil(roi.shape[1] / FIND_WIDTH)))
     scale = 1.0 / step
-    small = np.ascontiguousarray(roi[::step, ::step])  # every step-th pixel: the dice are big, this is cheap
+    # Every step-th pixel: the dice are big, and this costs next to nothing.
+    small = cv2.resize(roi, (roi.shape[1] // step, roi.shape[0] // step), interpolation=cv2.INTER_NEAREST)
     mask, brightness = foreground(small)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     min_area = (MIN_SIDE_PX * scale) ** 2
-    blobs = [(c, a) for c in contours if (a := cv2.contourArea(c)) >= min_area]
-    singles, cut, lumps = [], [], []
-    for contour, area in blobs:
-        pieces = _seam_pieces(brightness, contour, min_area / 2)
-        if len(pieces) >= 2 and all(_squareish(p, cv2.contourArea(p)) for p in pieces):
-            cut.append(pieces)
-        elif _squareish(contour, area):
-            singles.append((contour, area, pieces))
-        else:
-            lumps.append((contour, area, pieces))
+    blobs = [(c, a, _seam_pieces(brightness, c, min_area / 2))
+             for c in contours if (a := cv2.contourArea(c)) >= min_area]
+
+    def lone(contour, area, pieces) -> bool:
+        return _squareish(contour, area) and sum(cv2.contourArea(p) >= 0.15 * area for p in pieces) <= 1
+
+    singles = [a for c, a, pieces in blobs if lone(c, a, pieces)]
+    tops = [cv2.contourArea(p) for c, a, pieces in blobs if not lone(c, a, pieces) for p in pieces
+            if cv2.contourArea(p) >= 0.15 * a and _squareish(p, cv2.contourArea(p))]
     if singles:
-        side = float(np.median([np.sqrt(a) for _, a, _ in singles]))
-    elif cut:
-        side = float(np.median([np.sqrt(cv2.contourArea(p)) for pieces in cut for p in pieces])) / CORE_SHARE
+        side = float(np.median(np.sqrt(singles)))
+    elif tops:
+        side = float(np.median(np.sqrt(tops))) / CORE_SHARE
     elif side_hint:
         side = side_hint * scale
-    elif lumps:
-        side = float(np.sqrt(min(a for _, a, _ in lumps)))
+    elif blobs:
+        side = float(np.sqrt(min(a for _, a, _ in blobs)))
     else:
         return []
-    point_sets = [p.reshape(-1, 2) for pieces in cut for p in pieces]
-    for contour, area, pieces in singles + lumps:
+    top_area = (side * CORE_SHARE) ** 2
+    point_sets = []
+    for contour, area, pieces in blobs:
         count = int(round(area / (side * side)))
-        if count < 1 and area < 0.4 * side * side:
+        if area < 0.4 * side * side:
             continue
-        if count <= 1:
+        if count <= 1 or lone(contour, area, pieces) and area < 1.5 * side * side:
             point_sets.append(contour.reshape(-1, 2))
-        elif len(pieces) == count:
-            point_sets += [p.reshape(-1, 2) for p in pieces]
-        else:
-            point_sets += _kmeans_split(mask.shape, contour, count)
+            continue
+        tops = [(p, int(round(cv2.contourArea(p) / top_area))) for p in pieces
+                if cv2.contourArea(p) >= 0.5 * top_area and _squareish(p, cv2.contourArea(p))]
+        if sum(k for _, k in tops) != count:
+            tops = [(contour, count)]
+        for piece, k in tops:
+            if k <= 1:
+                point_sets.append(piece.reshape(-1, 2))
+            else:
+                point_sets += _kmeans_split(mask.shape, piece, k)
     found: list[FoundDie] = []
     full_side = side / scale
     for points in point_sets:
         (cx, cy), angle = _die_from_points(points)
         center = (x0 + cx / scale, y0 + cy / scale)
         reach = full_side * 0.5 * (abs(np.cos(np.deg2rad(angle))) + abs(np.sin(np.deg2rad(angle))))
-        box = (center[0] - reach, center[1] - reach, center[0] + reach, center[1] + reach)
-        found.append(FoundDie(center, float(full_side), float(angle), box))
+        box = (float(center[0] - reach), float(center[1] - reach), float(center[0] + reach), float(center[1] + reach))
+        found.append(FoundDie((float(center[0]), float(center[1])), float(full_side), float(angle), box))
     found.sort(key=lambda d: (round(d.center[1] / max(1.0, d.side)), d.center[0]))
     return _without_doubles(found)
 
