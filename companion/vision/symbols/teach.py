@@ -18,10 +18,13 @@ from .find import canonical_crop, find_dice
 from .recognise import Recogniser
 from .store import TeachStore
 
-# Two faces are "confused" when the nearest pair of their examples is not clearly farther apart than
-# examples of one face are from each other. Measured on the development styles, different faces sit
-# at 2.9 or more times the within-face spread; the same face taught twice (new photos) at about 0.5.
-CONFUSED_FACTOR = 2.0
+# Two faces are "confused" when many of their examples are nearer an example of the other face than any
+# other example of their own: the same face shown twice does that for about half of its examples, two
+# different faces (development styles, varied light) for none. Faces with one example each are compared
+# by how far apart they are against how much examples of one face vary (same face: below 1; different
+# faces: 2 or more).
+CONFUSED_SHARE = 0.25
+CONFUSED_FACTOR = 1.5
 
 
 class TeachError(ValueError):
@@ -36,21 +39,28 @@ def missing_faces(kind: str, examples: dict[str, list[Example]]) -> list[str]:
     return [face for face in faces_of(kind) if not examples.get(face)]
 
 
-def confused_faces(examples: dict[str, list[Example]]) -> list[tuple[str, str, float]]:
-    """Pairs of taught faces whose examples are too alike to tell apart, with their separation."""
+def confused_faces(examples: dict[str, list[Example]]) -> list[tuple[str, str]]:
+    """Pairs of taught faces whose examples are too alike to tell apart."""
     taught = {face: [extract(e.crop) for e in found] for face, found in examples.items() if found}
     if len(taught) < 2:
         return []
     rec = Recogniser(taught)
     d = rec.example_distances()
+    np.fill_diagonal(d, np.inf)
+    labels = rec.labels
     out = []
     for i, a in enumerate(rec.faces):
         for j in range(i + 1, len(rec.faces)):
-            b = rec.faces[j]
-            nearest = float(d[np.ix_(rec.labels == i, rec.labels == j)].min())
-            separation = nearest / rec.spread
-            if separation < CONFUSED_FACTOR:
-                out.append((a, b, separation))
+            pair = np.flatnonzero((labels == i) | (labels == j))
+            own = [k for k in pair if (labels == labels[k]).sum() >= 2]
+            if own:
+                strays = sum(d[k, pair][labels[pair] != labels[k]].min() < d[k, pair][labels[pair] == labels[k]].min()
+                             for k in own)
+                confused = strays / len(own) >= CONFUSED_SHARE
+            else:
+                confused = d[np.ix_(labels == i, labels == j)].min() < CONFUSED_FACTOR * rec.spread
+            if confused:
+                out.append((a, rec.faces[j]))
     return out
 
 
@@ -90,7 +100,7 @@ def teach_face(store: TeachStore, kind: str, face: str, images: Iterable[tuple[s
         raise TeachError(f"no photos of the {face} face given; nothing was changed")
     examples = store.load(kind)
     examples[face] = (examples.get(face, []) if add else []) + new
-    for a, b, _ in confused_faces(examples):
+    for a, b in confused_faces(examples):
         if face in (a, b):
             other = b if a == face else a
             raise TeachError(f"the {face} examples look too much like the {other} examples to tell apart — "
