@@ -78,6 +78,14 @@ class CameraFeed:
     def set_tray(self, box: tuple[int, int, int, int] | None) -> None:
         """The tray region in pixels (None: the whole frame), used from the next frame on."""
         self.pipeline.tray = box
+        setup = getattr(self, "camera_setup", None)
+        if setup is not None and self.recorder is not None:
+            from dataclasses import replace
+
+            from .reread import write_camera_setup
+
+            self.camera_setup = replace(setup, tray=",".join(map(str, box)) if box else "auto")
+            write_camera_setup(self.recorder.directory, self.camera_setup)
         settle = getattr(self.pipeline, "settle", None)
         if settle is not None:
             settle.tray = box
@@ -110,7 +118,13 @@ def open_camera(settings, sink: Callable[[Event], Any], record_dir=None) -> Came
                                       height=camera["height"], settle_ms=camera["settle_ms"],
                                       tray=parse_tray(camera["tray"]), zones=dice_zones(settings, sink),
                                       on_event=sink)
-    return CameraFeed(pipeline, sink, recorder).start()
+    feed = CameraFeed(pipeline, sink, recorder)
+    if record_dir is not None:
+        from .reread import CameraSetup, write_camera_setup
+
+        feed.camera_setup = CameraSetup("pips", camera["tray"], camera["zones"], camera["settle_ms"])
+        write_camera_setup(record_dir, feed.camera_setup)  # so `companion replay --frames` reads as live did
+    return feed.start()
 
 
 def dice_zones(settings, sink: Callable[[Event], Any]):

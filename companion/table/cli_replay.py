@@ -4,6 +4,11 @@ The events go through the same table, journal and engine as live ones, each ackn
 so the same recording gives the same game every time. `--serve` shows it on the page while it plays.
 With `--state-dir` the journal is kept there (and `--resume` continues a replay that was interrupted,
 from the last event the journal acknowledged); without it a temporary directory is used and removed.
+
+`--frames` re-reads the recorded camera frames through the vision pipeline instead of trusting the
+recorded rolls (companion.table.reread), prints every difference between the re-read and the recorded
+camera events, and exits 1 when there is one (0 when the re-read agrees), so a new reader can be checked
+against recorded sessions. `--reader truth` reads a synthetic recording by its stored truth instead.
 """
 from __future__ import annotations
 
@@ -26,6 +31,14 @@ def add_arguments(parser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON line per acknowledged event, then the result")
     parser.add_argument("--serve", action="store_true", help="also serve the page while replaying")
     parser.add_argument("--port", type=int, default=8080, help="port of the page with --serve (default 8080)")
+    frames = parser.add_argument_group("re-reading the camera frames")
+    frames.add_argument("--frames", action="store_true",
+                        help="re-read the recorded frames through the vision pipeline instead of the recorded rolls")
+    frames.add_argument("--reader", help="dice reader for --frames: pips, fruit, matcho, or truth (a synthetic "
+                                         "recording's truth.jsonl); default: the recording's camera.json, else pips")
+    frames.add_argument("--tray", help="tray for --frames: auto or x0,y0,x1,y1 (default: as recorded)")
+    frames.add_argument("--zones", help="dice zones for --frames, NAME:KIND:x0,y0,x1,y1;... (default: as recorded)")
+    frames.add_argument("--settle-ms", type=int, help="settle time for --frames (default: as recorded, else 300)")
 
 
 def state_digest(state_json: dict) -> str:
@@ -45,6 +58,9 @@ def run(args) -> int:
         events = read_events(args.directory)
     except BadRecording as exc:
         raise CliError(str(exc)) from None
+    reread = _reread(args, events) if args.frames else None
+    if reread is not None:
+        events = reread["events"]
     state_dir = args.state_dir or tempfile.mkdtemp(prefix="companion-replay-")
     try:
         journal = Journal(state_dir)
@@ -76,6 +92,8 @@ def run(args) -> int:
     result = {"done": True, "events": sent, "game": game and game["name"], "over": bool(game and game["over"]),
               "scores": game and game["scores"], "winners": game and game["winners"],
               "steps": game and game["history_count"], "state": game and state_digest(game["state"])}
+    if reread is not None:
+        result["frames"] = {key: reread[key] for key in ("frames", "rolls", "differences")}
     if args.json:
         print(json.dumps(result), flush=True)
     elif game is None:
@@ -86,7 +104,41 @@ def run(args) -> int:
         print(f"replayed {sent} events: {game['title']}, {game['history_count']} steps, "
               f"{'over' if game['over'] else 'not over'}; scores {dict(zip(names, game['scores']))}; "
               f"winner: {winners}; state {result['state']}")
-    return 0
+    if reread is not None and not args.json:
+        _print_reread(reread)
+    return 1 if reread is not None and reread["differences"] else 0
+
+
+def _reread(args, events) -> dict:
+    """The recorded events with the camera's re-read from the frames, and what differed."""
+    import dataclasses
+
+    from ..events import DiceSettled
+    from ..table.reread import RereadError, read_camera_setup, reread_frames, roll_differences, \
+        with_reread_camera, zone_differences
+
+    try:
+        setup = read_camera_setup(args.directory)
+        overrides = {"reader": args.reader, "tray": args.tray, "zones": args.zones, "settle_ms": args.settle_ms}
+        setup = dataclasses.replace(setup, **{k: v for k, v in overrides.items() if v is not None})
+        if setup.settle_ms < 0:
+            raise RereadError(f"--settle-ms must not be negative, got {setup.settle_ms}")
+        camera_events, frames = reread_frames(args.directory, setup)
+    except RereadError as exc:
+        raise CliError(str(exc)) from None
+    differences = roll_differences(events, camera_events) + zone_differences(events, camera_events)
+    return {"events": with_reread_camera(events, camera_events), "frames": frames,
+            "rolls": sum(isinstance(e, DiceSettled) for e in camera_events), "differences": differences,
+            "reader": setup.reader}
+
+
+def _print_reread(reread: dict) -> None:
+    count = len(reread["differences"])
+    print(f"re-read {reread['frames']} frames with the {reread['reader']} reader: {reread['rolls']} rolls; "
+          + ("the same camera events as recorded" if not count else
+             f"{count} difference{'s' if count != 1 else ''} from the recording:"))
+    for line in reread["differences"]:
+        print(f"  {line}")
 
 
 def _serve(table, journal, port: int):

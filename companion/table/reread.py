@@ -1,0 +1,201 @@
+"""Re-reading a recording's camera frames: `companion replay DIR --frames`.
+
+The recorded frames go through the vision pipeline (DicePipeline, with the frames' recorded timestamps)
+and the `DiceSettled` / `ZoneState` events it produces take the place of the recorded ones; every other
+recorded event (sensors, the page) stays, merged in timestamp order. The re-read camera events are
+compared with the recorded ones, so a contributor can check a new reader against recorded sessions.
+
+How the camera was set up (tray, zones, settle time) is read from the recording's camera.json when it
+has one (written by `companion record`), else from the defaults; the command line overrides either.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import heapq
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..events import DiceSettled, DieReading, Event, ZoneState
+from .session_frames import TRUTH_FILE
+
+CAMERA_FILE = "camera.json"
+CAMERA_EVENTS = (DiceSettled, ZoneState)
+SAME_ROLL_NS = 1_000_000_000
+
+
+class RereadError(ValueError):
+    pass
+
+
+@dataclasses.dataclass(frozen=True)
+class CameraSetup:
+    """What the live pipeline was given: the reader kind, the tray, the zones, the settle time."""
+
+    reader: str = "pips"
+    tray: str = "auto"
+    zones: str = ""
+    settle_ms: int = 300
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def write_camera_setup(directory: str | Path, setup: CameraSetup) -> None:
+    (Path(directory) / CAMERA_FILE).write_text(json.dumps(setup.to_json()) + "\n", encoding="utf-8")
+
+
+def read_camera_setup(directory: str | Path) -> CameraSetup:
+    path = Path(directory) / CAMERA_FILE
+    if not path.exists():
+        return CameraSetup()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return CameraSetup(**{f.name: data[f.name] for f in dataclasses.fields(CameraSetup) if f.name in data})
+    except (json.JSONDecodeError, TypeError) as exc:
+        raise RereadError(f"{path} is not a camera setup: {exc}") from None
+
+
+def _image_key(image: np.ndarray) -> bytes:
+    return hashlib.blake2b(np.ascontiguousarray(image).tobytes(), digest_size=16).digest()
+
+
+class RecordedTruthReader:
+    """Answers with the dice a synthetic recording's truth.jsonl says each frame shows (frames are
+    recognised by their pixels, which the lossless recording keeps), so the replay plumbing can be checked
+    apart from reading errors. Only dice inside the tray are returned, as a reader would."""
+
+    def __init__(self, directory: str | Path):
+        from ..vision.recording import RecordingSource
+
+        path = Path(directory) / TRUTH_FILE
+        try:
+            lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        except FileNotFoundError:
+            raise RereadError(f"--reader truth needs {path}, which only synthetic recordings have") from None
+        truth = {int(line["index"]): tuple(DieReading.from_json(d) for d in line["dice"]) for line in lines}
+        self._dice: dict[bytes, tuple[DieReading, ...]] = {}
+        for index, frame in enumerate(RecordingSource(directory)):
+            self._dice[_image_key(frame.image)] = truth.get(index, ())
+
+    def read(self, frame_bgr: np.ndarray, tray=None) -> list[DieReading]:
+        dice = self._dice.get(_image_key(frame_bgr), ())
+        return [d for d in dice if tray is None or (tray[0] <= d.center[0] < tray[2] and tray[1] <= d.center[1] < tray[3])]
+
+
+def make_reader(kind: str, directory: str | Path):
+    if kind == "truth":
+        return RecordedTruthReader(directory)
+    from ..vision.readers import UnknownReader, get_reader
+
+    try:
+        return get_reader(kind)
+    except UnknownReader as exc:
+        raise RereadError(str(exc)) from None
+
+
+def reread_frames(directory: str | Path, setup: CameraSetup, reader=None) -> tuple[list[Event], int]:
+    """The camera events the recording's frames give through the vision pipeline, and the frame count."""
+    from ..vision.live import DicePipeline, parse_tray
+    from ..vision.recording import RecordingSource
+    from ..vision.sources import SourceError
+
+    try:
+        source = RecordingSource(directory)
+    except SourceError as exc:
+        raise RereadError(f"{directory} has no frames to re-read: {exc}") from None
+    try:
+        tray = parse_tray(setup.tray)
+        zones = _zones(setup.zones)
+    except ValueError as exc:
+        raise RereadError(str(exc)) from None
+    pipeline = DicePipeline(source, reader if reader is not None else make_reader(setup.reader, directory),
+                            settle_ms=setup.settle_ms, tray=tray, zones=zones)
+    events: list[Event] = []
+    pipeline.on_event = events.append
+    frames = pipeline.run()
+    return [e for e in events if isinstance(e, CAMERA_EVENTS)], frames
+
+
+def _zones(text: str):
+    if not text.strip():
+        return ()
+    from ..vision.readers import get_reader
+    from ..vision.zones import ZoneTracker, parse_zone
+
+    zones = [parse_zone(part.strip()) for part in text.split(";") if part.strip()]
+    return ZoneTracker(zones, make_reader=lambda kind: get_reader(kind))
+
+
+def with_reread_camera(recorded: list[Event], reread: list[Event]) -> list[Event]:
+    """The recorded events with the camera's replaced by the re-read ones, in timestamp order; at equal
+    times the recorded event goes first (it was there already)."""
+    others = [e for e in recorded if not isinstance(e, CAMERA_EVENTS)]
+    return list(heapq.merge(others, reread, key=lambda e: e.t))
+
+
+def _values(dice) -> str:
+    return " ".join(f"{d.value}{'?' if d.unsure else ''}" for d in dice) or "no dice"
+
+
+def _same(a, b) -> bool:
+    return sorted(map(str, (d.value for d in a))) == sorted(map(str, (d.value for d in b))) \
+        and sum(d.unsure for d in a) == sum(d.unsure for d in b)
+
+
+def roll_differences(recorded: list[Event], reread: list[Event]) -> list[str]:
+    """Lines like "roll 3 at t=12.345s: recorded 4 4 2, re-read 4 4 1". Rolls are paired in time order
+    when they settled within a second of each other; a roll only one side has is named as such."""
+    was = [e for e in recorded if isinstance(e, DiceSettled)]
+    now = [e for e in reread if isinstance(e, DiceSettled)]
+    out = []
+    i = j = 0
+    while i < len(was) or j < len(now):
+        a = was[i] if i < len(was) else None
+        b = now[j] if j < len(now) else None
+        if a is not None and b is not None and abs(a.t - b.t) <= SAME_ROLL_NS:
+            if not _same(a.dice, b.dice):
+                out.append(f"roll {i + 1} at t={a.t / 1e9:.3f}s: recorded {_values(a.dice)}, re-read {_values(b.dice)}")
+            elif a.t != b.t:
+                out.append(f"roll {i + 1}: recorded at t={a.t / 1e9:.3f}s, re-read at t={b.t / 1e9:.3f}s "
+                           f"(same dice {_values(a.dice)})")
+            i, j = i + 1, j + 1
+        elif b is None or (a is not None and a.t < b.t):
+            out.append(f"roll {i + 1} at t={a.t / 1e9:.3f}s: recorded {_values(a.dice)}, not re-read")
+            i += 1
+        else:
+            out.append(f"re-read a roll at t={b.t / 1e9:.3f}s that was not recorded: {_values(b.dice)}")
+            j += 1
+    return out
+
+
+def zone_differences(recorded: list[Event], reread: list[Event]) -> list[str]:
+    """Zone by zone, the stretches of time where the recorded and re-read faces differ, one line each."""
+    def by_time(events):
+        table: dict[str, dict[int, tuple]] = {}
+        for e in events:
+            if isinstance(e, ZoneState):
+                table.setdefault(e.zone, {})[e.t] = e.dice
+        return table
+
+    was, now = by_time(recorded), by_time(reread)
+    out = []
+    for zone in sorted(set(was) | set(now)):
+        times = sorted(set(was.get(zone, {})) | set(now.get(zone, {})))
+        run: list = []
+        for t in times + [None]:
+            a = was.get(zone, {}).get(t) if t is not None else None
+            b = now.get(zone, {}).get(t) if t is not None else None
+            differs = t is not None and (a is None or b is None or not _same(a, b))
+            key = (None if a is None else _values(a), None if b is None else _values(b))
+            if run and (not differs or key != run[0]):
+                first, last, (text_a, text_b) = run[1], run[2], run[0]
+                span = f"t={first / 1e9:.3f}s" + (f" to {last / 1e9:.3f}s" if last != first else "")
+                out.append(f"zone {zone} at {span}: recorded {text_a or 'nothing'}, re-read {text_b or 'nothing'}")
+                run = []
+            if differs:
+                run = [key, run[1] if run else t, t]
+    return out

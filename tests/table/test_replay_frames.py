@@ -1,0 +1,92 @@
+"""`companion replay DIR --frames`: the recorded camera frames re-read through the vision pipeline give the
+same game as the recorded rolls, and every roll read differently is named."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.events import DiceSettled
+from companion.table.recording import write_events
+from companion.table.sessions import playout
+
+pytest.importorskip("companion.vision.scene")
+from companion.table.session_frames import TRUTH_FILE, film_session, record_frames  # noqa: E402
+
+ROLLS = 4
+
+
+def first_rolls(events, count):
+    """The events up to (not including) the roll after the first `count` rolls."""
+    rolls = 0
+    for position, event in enumerate(events):
+        if isinstance(event, DiceSettled):
+            rolls += 1
+            if rolls > count:
+                return events[:position]
+    return events
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("session")
+    events = first_rolls(playout("mountain-goats", 1)[0], ROLLS)
+    placed, frames = film_session(events, seed=4, width=320, height=180)
+    write_events(directory, placed)
+    record_frames(directory, frames, fmt="png")
+    return directory, placed
+
+
+def result_of(out: str) -> dict:
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def test_the_frames_read_again_give_the_recorded_game(run_cli, session):
+    directory, events = session
+    code, out, err = run_cli("replay", str(directory), "--fast", "--json")
+    assert code == 0, err
+    recorded = result_of(out)
+    assert recorded["steps"] > ROLLS
+    code, out, err = run_cli("replay", str(directory), "--fast", "--json", "--frames", "--reader", "truth")
+    assert code == 0, err
+    reread = result_of(out)
+    assert reread["frames"] == {"frames": 4 * ROLLS, "rolls": ROLLS, "differences": []}
+    assert {k: reread[k] for k in ("state", "steps", "scores", "events")} == \
+        {k: recorded[k] for k in ("state", "steps", "scores", "events")}
+    code, out, _ = run_cli("replay", str(directory), "--fast", "--json", "--frames", "--reader", "truth")
+    assert result_of(out) == reread
+
+
+def test_a_roll_read_differently_is_named_with_both_readings(run_cli, session, tmp_path):
+    directory, events = session
+    copy = tmp_path / "misread"
+    copy.mkdir()
+    for path in directory.iterdir():
+        if path.is_file():
+            (copy / path.name).write_bytes(path.read_bytes())
+    (copy / "frames").symlink_to(directory / "frames")
+    second = [e for e in events if isinstance(e, DiceSettled)][1]
+    lines = [json.loads(line) for line in (copy / TRUTH_FILE).read_text().splitlines()]
+    for line in lines[4 * 1 + 2: 4 * 1 + 4]:  # the two frames of the second roll at rest
+        line["dice"][-1]["value"] = 7 - line["dice"][-1]["value"]
+    (copy / TRUTH_FILE).write_text("".join(json.dumps(line) + "\n" for line in lines))
+    code, out, _ = run_cli("replay", str(copy), "--fast", "--frames", "--reader", "truth")
+    recorded = " ".join(str(d.value) for d in second.dice)
+    misread = " ".join(str(d.value) for d in second.dice[:-1]) + f" {7 - second.dice[-1].value}"
+    assert code == 1
+    assert f"roll 2 at t={second.t / 1e9:.3f}s: recorded {recorded}, re-read {misread}" in out
+    assert "1 difference from the recording" in out
+
+
+def test_the_pip_reader_reads_the_frames_through_the_command(run_cli, session):
+    directory, _ = session
+    code, out, err = run_cli("replay", str(directory), "--fast", "--frames")
+    assert code in (0, 1), err
+    assert f"re-read {4 * ROLLS} frames with the pips reader" in out
+
+
+def test_a_recording_without_frames_is_refused_by_name(run_cli, tmp_path):
+    write_events(tmp_path, playout("mountain-goats", 1)[0][:3])
+    code, _, err = run_cli("replay", str(tmp_path), "--fast", "--frames")
+    assert code == 2
+    assert "has no frames to re-read" in err and "frames.jsonl" in err
