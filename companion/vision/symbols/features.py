@@ -44,26 +44,29 @@ _TURNS = np.stack([np.rot90(np.arange(TEMPLATE_PX * TEMPLATE_PX * 4).reshape(TEM
 
 
 def body_colour(crop_bgr: np.ndarray) -> np.ndarray:
-    return np.median(crop_bgr[_BAND], axis=0).astype(np.float32)
+    band = crop_bgr[_BAND]
+    middle = len(band) // 2
+    return np.partition(band, middle, axis=0)[middle].astype(np.float32)
 
 
 def extract(crop_bgr: np.ndarray) -> Features:
     body = np.maximum(body_colour(crop_bgr), 8.0)
-    norm = np.clip(crop_bgr.astype(np.float32) * (NEUTRAL / body), 0, 255) / 255.0
-    lab = cv2.cvtColor(norm, cv2.COLOR_BGR2LAB)
+    norm = crop_bgr.astype(np.float32) * (NEUTRAL / 255.0 / body)
+    lab = cv2.cvtColor(np.minimum(norm, 1.0, out=norm), cv2.COLOR_BGR2LAB)
     lab[:, :, 0] -= 80.0  # the neutral body's lightness: now 0 means "like the die"
-    strength = np.sqrt(0.5 * lab[:, :, 0] ** 2 + lab[:, :, 1] ** 2 + lab[:, :, 2] ** 2)
-    ink = np.clip((strength - 8.0) / 14.0, 0, 1)
-    weight = ink.ravel() / ink.size
-    a_bin = np.clip(((lab[:, :, 1] + 64) * (HIST_BINS / 128)).astype(np.int32), 0, HIST_BINS - 1).ravel()
-    b_bin = np.clip(((lab[:, :, 2] + 64) * (HIST_BINS / 128)).astype(np.int32), 0, HIST_BINS - 1).ravel()
-    ab_hist = np.bincount(a_bin * HIST_BINS + b_bin, weights=weight, minlength=HIST_BINS * HIST_BINS)
+    light, a, b = lab[:, :, 0], lab[:, :, 1], lab[:, :, 2]
+    strength = cv2.sqrt(0.5 * light * light + a * a + b * b)
+    ink = cv2.min(cv2.max((strength - 8.0) * (1 / 14.0), 0.0), 1.0)
+    weight = ink.ravel() * (1.0 / ink.size)
+    ab = cv2.min(cv2.max((lab[:, :, 1:] + 64.0) * (HIST_BINS / 128), 0.0), HIST_BINS - 0.5).astype(np.int32)
+    ab_hist = np.bincount((ab[:, :, 0] * HIST_BINS + ab[:, :, 1]).ravel(), weights=weight,
+                          minlength=HIST_BINS * HIST_BINS)
     ab_hist = cv2.GaussianBlur(ab_hist.reshape(HIST_BINS, HIST_BINS).astype(np.float32), (3, 3), 0.7)
-    l_bin = np.clip(((lab[:, :, 0] + 80) * (6 / 100)).astype(np.int32), 0, 5).ravel()
+    l_bin = cv2.min(cv2.max((light + 80.0) * (6 / 100), 0.0), 5.5).astype(np.int32).ravel()
     l_hist = np.bincount(l_bin, weights=weight, minlength=6)
     colour = np.sqrt(np.concatenate([ab_hist.ravel(), l_hist.astype(np.float32)]))
     rings = np.bincount(_RING_FLAT, weights=ink.ravel(), minlength=RINGS) / _RING_AREA
-    planes = np.dstack([ink, lab[:, :, 0] / 60.0 * ink, lab[:, :, 1] / 40.0, lab[:, :, 2] / 40.0])
+    planes = cv2.merge([ink, light * (1 / 60.0) * ink, a * (1 / 40.0), b * (1 / 40.0)])
     small = cv2.resize(planes, (TEMPLATE_PX, TEMPLATE_PX), interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (3, 3), 0.6)
     templates = small.ravel()[_TURNS]

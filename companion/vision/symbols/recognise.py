@@ -53,6 +53,10 @@ class Recogniser:
             more = feat.stack([f for _, f in extra])
             self.bank = {part: np.concatenate([self.bank[part], more[part]]) for part in self.bank}
             self.labels = np.concatenate([self.labels, [self.faces.index(face) for face, _ in extra]])
+        # The whole bank in face order, so the nearest example of every face is one reduceat.
+        order = np.argsort(self.labels, kind="stable")
+        self._sorted_bank = {part: values[order] for part, values in self.bank.items()}
+        self._starts = np.searchsorted(self.labels[order], np.arange(len(self.faces)))
 
     def _pairwise(self) -> dict[str, np.ndarray]:
         n = len(self._features)
@@ -81,9 +85,9 @@ class Recogniser:
         return max(float(np.percentile(d[same], 90)), 0.05)
 
     def decide(self, features: feat.Features) -> Decision:
-        parts = feat.distances(features, self.bank)
+        parts = feat.distances(features, self._sorted_bank)
         d = self.combined(parts)
-        per_face = np.array([d[self.labels == k].min() for k in range(len(self.faces))])
+        per_face = np.minimum.reduceat(d, self._starts)
         order = np.argsort(per_face)
         best, second = per_face[order[0]], per_face[order[1]]
         ratio = best / max(second, 1e-9)
