@@ -2,17 +2,23 @@
 cached, played into the table in real time, one game after another, for ever.
 
 A fresh machine needs no camera, no sensors and no network: `companion serve --demo` shows a live game.
+While it plays, the demo camera (companion.table.demo_camera) shows every roll tumbling and then lying
+still, drawn by the scene generator with the roll's values.
 """
 from __future__ import annotations
 
+import logging
 import threading
 from pathlib import Path
+from typing import Any
 
 from ..events import Event
 from ..games import registry
 from .owner import Table
-from .recording import EVENTS_FILE, read_events, replay, write_events
+from .recording import EVENTS_FILE, read_events, write_events
 from .sessions import generate
+
+log = logging.getLogger(__name__)
 
 DEMO_VERSION = "v1"
 DEMO_SEEDS = {"matterhorn": 0, "mountain-goats": 11, "magic-mountain": 3, "banana-matcho": 5}
@@ -35,37 +41,84 @@ def demo_sessions(cache_dir: str | Path) -> list[Path]:
     return out
 
 
-class DemoPlayer:
-    """Plays the demo sessions into the table on a thread until stopped."""
+def demo_camera():
+    """The demo's camera view, or None when this build has no vision package to draw the dice with."""
+    try:
+        from .demo_camera import DemoCamera
+        from ..vision import scene  # noqa: F401
+    except ModuleNotFoundError as exc:
+        log.warning("the demo shows no camera picture: %s is missing", exc.name)
+        return None
+    return DemoCamera()
 
-    def __init__(self, table: Table, sessions: list[Path], speed: float = 1.0, pause_s: float = 6.0):
+
+class DemoPlayer:
+    """Plays the demo sessions into the table on a thread until stopped; with a camera, shows each roll's
+    frames at their times (filmed on a second thread on first use, ahead of the play)."""
+
+    def __init__(self, table: Table, sessions: list[Path], speed: float = 1.0, pause_s: float = 6.0,
+                 camera: Any = None):
         if not sessions:
             raise ValueError("no demo session: no game engine is part of this build")
         self.table = table
         self.sessions = [read_events(s) for s in sessions]
         self.speed = speed
         self.pause_s = pause_s
+        self.camera = camera
+        self.films = [camera.film(directory, events, DEMO_SEEDS.get(directory.name, 0)) if camera else None
+                      for directory, events in zip(sessions, self.sessions)]
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="demo", daemon=True)
+        self._filming = threading.Thread(target=self._film, name="demo-film", daemon=True)
 
     def start(self) -> "DemoPlayer":
+        if self.camera is not None:
+            self._filming.start()
         self._thread.start()
         return self
 
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(5)
+        if self._filming.is_alive():
+            self._filming.join(5)
 
     def _sleep(self, seconds: float) -> None:
         self._stop.wait(seconds)
 
+    def _film(self) -> None:
+        for film in self.films:
+            try:
+                if film is not None and not film.shoot(self._stop):
+                    return
+            except Exception:  # the pictures are a nicety: the demo plays on without them
+                log.exception("filming the demo rolls failed")
+                return
+
     def _run(self) -> None:
         while not self._stop.is_set():
-            for events in self.sessions:
-                self._play(events)
+            for events, film in zip(self.sessions, self.films):
+                self._play(events, film)
                 if self._stop.is_set():
                     return
                 self._sleep(self.pause_s)
 
-    def _play(self, events: list[Event]) -> None:
-        replay(events, self.table, speed=self.speed, stop=self._stop, sleep=self._sleep)
+    def _play(self, events: list[Event], film) -> None:
+        """The events in real time (scaled by speed), each acknowledged before the next, with the
+        camera shown each frame of the session's film at its own time."""
+        timeline = [(e.t, 1, position, e) for position, e in enumerate(events)]
+        if film is not None:
+            self.camera.clear()
+            timeline += [(shot.t, 0, index, shot) for index, shot in enumerate(film.shots)]
+        timeline.sort(key=lambda item: item[:3])
+        previous_t = None
+        for t, kind, _, item in timeline:
+            if self._stop.is_set():
+                return
+            if previous_t is not None and t > previous_t:
+                self._sleep((t - previous_t) / 1e9 / self.speed)
+            previous_t = t
+            if kind == 0:
+                self.camera.show(film, item)
+            else:
+                self.table.submit(item).result()

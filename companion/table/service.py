@@ -41,9 +41,11 @@ class Service:
     def start(self) -> "Service":
         self.table.start()
         if self.demo:
-            from .demo import DemoPlayer, demo_sessions
+            from .demo import DemoPlayer, demo_camera, demo_sessions
 
-            self.demo_player = DemoPlayer(self.table, demo_sessions(self.state_dir), speed=self.demo_speed).start()
+            self.camera = demo_camera()
+            self.demo_player = DemoPlayer(self.table, demo_sessions(self.state_dir), speed=self.demo_speed,
+                                          camera=self.camera).start()
             return self
         self._start_sensors()
         self._start_camera()
