@@ -91,7 +91,9 @@
     renderQuestion(next.question, game);
     renderReading(game);
     renderChance(game, next.question);
-    renderMoves(game);
+    const help = window.CompanionOdds.forGame(game);
+    renderTip(next.question ? null : help.tip);
+    renderMoves(game, help);
     renderScores(game);
     renderOdds(game.odds);
     renderHistory(game);
@@ -170,8 +172,7 @@
     const key = `${game.id}:${game.history_count}:${request.kind}:${question ? question.text : ""}`;
     if (key !== renderChance.key) { chanceValues = []; renderChance.key = key; renderChance.prefilled = false; }
     const count = request.count;
-    $("chance-title").textContent = question && question.kind === "dice" ? "Tap the dice as they lie" :
-      (game.chance.prompt || "Enter the outcome") + (game.chance.kind === "dice" ? " — or let the camera read it" : "");
+    $("chance-title").textContent = question && question.kind === "dice" ? "Tap the dice as they lie" : chanceTitle(game.chance);
     if (question && question.reading && chanceValues.length === 0 && !renderChance.prefilled) {
       chanceValues = question.reading.values.slice(0, count);
       renderChance.prefilled = true;
@@ -198,12 +199,91 @@
     confirm.textContent = open && chanceValues.length === 0 ? "Nothing" : "Confirm";
   }
 
-  function renderMoves(game) {
+  // The moves, each with its odds in words; ranked best first where the game's odds rank them.
+  // The banner already shows the engine's prompt; the entry box says only what to tap.
+  function chanceTitle(chance) {
+    const n = chance.count;
+    switch (chance.kind) {
+      case "dice": return n === 1 ? "Tap the die (or let the camera read it)" : `Tap the ${n} dice (or let the camera read them)`;
+      case "duel-dice": return "Tap the 6 fruit dice, then the 3 Matcho dice";
+      case "draw": return "Tap the ball that came out of the bag";
+      case "hits": return "Tap the figures it hit, in order";
+      default: return chance.prompt || "Enter the outcome";
+    }
+  }
+
+  function renderMoves(game, help) {
     const box = $("moves");
     box.replaceChildren();
-    for (const move of game.legal || []) {
-      box.append(el("button", { class: "move", onclick: () => send({ do: "play", action: move.action }) }, move.text));
+    const entries = help.moves;
+    const key = `${game.id}:${game.history_count}`;
+    if (renderMoves.key !== key) { renderMoves.key = key; renderMoves.all = false; }
+    const folded = help.foldAfter && !renderMoves.all && entries.length > help.foldAfter + 2;
+    const shown = folded ? entries.slice(0, help.foldAfter) : entries;
+    const grid = compactGrid(shown.map((e) => e.move.text), shown.some((e) => e.note));
+    if (grid) box.append(el("p", { class: "moves-head" }, grid.head));
+    box.classList.toggle("grid", Boolean(grid));
+    shown.forEach((entry, i) => {
+      const attrs = { class: "move" + (entry.best ? " best" : ""), onclick: () => send({ do: "play", action: entry.move.action }) };
+      if (entry.note && entry.note.chance !== undefined) attrs["data-chance"] = entry.note.chance;
+      if (entry.note && entry.note.kind) attrs["data-odds"] = entry.note.kind;
+      const button = el("button", attrs);
+      if (entry.best) button.append(el("span", { class: "badge best" }, "★ Best"));
+      button.append(el("span", { class: "move-text" }, grid ? grid.labels[i] : entry.move.text));
+      if (entry.note) button.append(el("span", { class: "note " + (entry.note.level || "") }, entry.note.text));
+      box.append(button);
+    });
+    if (folded) {
+      box.append(el("button", { class: "small more", onclick: () => { renderMoves.all = true; render(view); } },
+        `Show all ${entries.length} moves`));
     }
+  }
+
+  // Many moves that differ only at the end ("… in opening 1" to "… opening 6") become a heading and a grid
+  // of short buttons, so a child finds the number without reading six long sentences.
+  function compactGrid(texts, annotated) {
+    if (texts.length < 3 || annotated) return null;
+    let head = texts[0];
+    for (const t of texts) while (!t.startsWith(head)) head = head.slice(0, -1);
+    head = head.slice(0, head.lastIndexOf(" ") + 1);
+    const labels = texts.map((t) => t.slice(head.length));
+    if (head.length < 12 || labels.some((l) => !l || l.length > 14)) return null;
+    return { head: head.trim().replace(/[,:]$/, "") + ":", labels };
+  }
+
+  // The tip beside the decision: a title, short lines, and for some games a small table.
+  function renderTip(tip) {
+    const box = $("tip");
+    box.replaceChildren();
+    box.hidden = !tip;
+    if (!tip) return;
+    if (tip.after) $("moves").after(box);  // a tip for the table to read, not one this tap needs
+    else $("chance").before(box);
+    box.append(el("h3", {}, tip.title));
+    for (const line of tip.lines || []) {
+      const attrs = { class: "tip-line " + (line.level || "") };
+      if (line.chance !== undefined) attrs["data-chance"] = line.chance;
+      if (line.kind) attrs["data-odds"] = line.kind;
+      box.append(el("p", attrs, line.text));
+    }
+    if (tip.table && tip.table.folded) box.append(el("details", { class: "tip-more" }, el("summary", {}, tip.table.folded), tipTable(tip.table)));
+    else if (tip.table) box.append(tipTable(tip.table));
+  }
+
+  function tipTable(table) {
+    const cell = (tag, c, column) => {
+      const attrs = { class: (c.strong ? "strong " : "") + (c.goal ? "goal " : "") + (column === table.highlight ? "on" : "") };
+      if (c.chance !== undefined) attrs["data-chance"] = c.chance;
+      if (c.kind) attrs["data-odds"] = c.kind;
+      const node = el(tag, attrs);
+      if (c.colour) node.append(el("span", { class: "ball", style: `background:${c.colour}` }));
+      node.append(c.text);
+      if (c.under) node.append(el("small", {}, c.under));
+      return node;
+    };
+    return el("table", { class: "tip-table" },
+      el("thead", {}, el("tr", {}, ...table.head.map((c, i) => cell("th", c, i)))),
+      el("tbody", {}, ...table.rows.map((row) => el("tr", {}, ...row.map((c, i) => cell("td", c, i))))));
   }
 
   function renderScores(game) {

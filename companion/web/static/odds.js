@@ -1,0 +1,228 @@
+// The odds at the point of decision: turns each game's exact odds (view.game.odds, from the engine's
+// odds_for_state) into short words on the buttons a player is about to tap, and a small tip beside them.
+// Pure: takes the game view, returns plain data; app.js draws it.
+"use strict";
+(function () {
+  const SAFE_BELOW = 0.1;        // under 1 in 10: "Safe"
+  const RISKY_BELOW = 0.3;       // under about 1 in 3: "Risky"; above: "Very risky"
+  const MOST_MOVES_SHOWN = 8;    // a longer ranked list folds behind "Show all"
+
+  function percent(p, short) {
+    if (p <= 0) return "0%";
+    if (p >= 1) return "100%";
+    if (p < 0.01) return short ? "<1%" : "less than 1%";
+    if (p > 0.99) return short ? ">99%" : "more than 99%";
+    return Math.round(p * 100) + "%";
+  }
+
+  // "1 in 4" when the chance is exactly one in a whole number, "about 1 in 28" otherwise; a fraction
+  // string like "91/216" from the engine is used when it is given.
+  function oneIn(p, fraction) {
+    if (p <= 0) return "no";
+    if (p >= 1) return "a sure";
+    if (fraction) {
+      const [top, bottom] = fraction.split("/").map(Number);
+      if (top === 1) return `1 in ${bottom}`;
+    }
+    if (p > 0.5) return `about ${Math.round(p * 10)} in 10`;
+    const n = Math.round(1 / p);
+    return (Math.abs(1 / p - n) < 1e-9 ? "" : "about ") + `1 in ${n}`;
+  }
+
+  function riskLevel(p) {
+    if (p <= 0) return { word: "Safe", level: "safe" };
+    if (p >= 1) return { word: "Sure to fail", level: "very-risky" };
+    if (p < SAFE_BELOW) return { word: "Safe", level: "safe" };
+    if (p < RISKY_BELOW) return { word: "Risky", level: "risky" };
+    return { word: "Very risky", level: "very-risky" };
+  }
+
+  function playerName(game, index) {
+    const p = game.players[index];
+    return p ? p.name : `Player ${index + 1}`;
+  }
+
+  function plain(game) {
+    return { moves: (game.legal || []).map((move) => ({ move })), tip: null, foldAfter: null };
+  }
+
+  // -- Matterhorn: the chance a roll loses the turn ------------------------------------------------
+  function matterhorn(game) {
+    const odds = game.odds || {};
+    const out = plain(game);
+    if (Array.isArray(odds.choices)) {
+      const rank = new Map(odds.choices.map((c, i) => [`${c.line}:${[...c.eliminate].sort().join(",")}`, i]));
+      for (const entry of out.moves) {
+        const a = entry.move.action;
+        if (a.kind !== "eliminate") continue;
+        const i = rank.get(`${a.line}:${[...a.dice].sort().join(",")}`);
+        if (i === undefined) continue;
+        const choice = odds.choices[i];
+        const risk = riskLevel(choice.bust_next);
+        entry.rank = i;
+        entry.best = i === 0 && odds.choices.length > 1;
+        entry.note = { text: `Next roll: ${risk.word}, ${percent(choice.bust_next)} to lose`, level: risk.level,
+                       chance: choice.bust_next };
+      }
+      out.moves.sort((x, y) => (x.rank ?? Infinity) - (y.rank ?? Infinity));
+      if (odds.choices.length > 1) {
+        out.tip = { title: "Which dice to take out?",
+                    lines: [{ text: "★ Best: the next roll is least likely to lose your actions." }] };
+      }
+      return out;
+    }
+    if (typeof odds.bust === "number") {
+      const risk = riskLevel(odds.bust);
+      const words = `${oneIn(odds.bust)} chance to lose`;
+      for (const entry of out.moves) {
+        if (entry.move.action.kind === "roll_again") {
+          entry.note = { text: `${risk.word}: ${words} your actions (${percent(odds.bust)})`, level: risk.level,
+                         chance: odds.bust, kind: "bust" };
+        } else if (entry.move.action.kind === "stop") {
+          entry.note = { text: "Safe: you keep your moves", level: "safe" };
+        }
+      }
+      if (game.chance) {
+        out.tip = { title: `Rolling ${odds.dice} ${odds.dice === 1 ? "die" : "dice"}`,
+                    lines: [{ text: `${risk.word}: ${words} the turn (${percent(odds.bust)})`, level: risk.level,
+                              chance: odds.bust, kind: "bust" }] };
+      }
+    }
+    return out;
+  }
+
+  // -- Mountain Goats: moves by the points they bring; before a roll, each mountain's chance ----------
+  function mountainGoats(game) {
+    const odds = game.odds || {};
+    const out = plain(game);
+    if (Array.isArray(odds.moves) && odds.moves.length) {
+      const rank = new Map(odds.moves.map((m, i) => [JSON.stringify(m.action), i]));
+      for (const entry of out.moves) {
+        const i = rank.get(JSON.stringify(entry.move.action));
+        if (i === undefined) continue;
+        const { points, progress } = odds.moves[i];
+        entry.rank = i;
+        const parts = [];
+        if (points) parts.push(`${points > 0 ? "+" : "−"}${Math.abs(points)} ${Math.abs(points) === 1 ? "point" : "points"}`);
+        if (progress) parts.push(`climbs ${progress} ${progress === 1 ? "step" : "steps"}`);
+        entry.note = { text: parts.join(", ") || "no progress", level: points > 0 ? "points" : progress > 0 ? "plain" : "dull",
+                       points };
+      }
+      out.moves.sort((x, y) => (x.rank ?? Infinity) - (y.rank ?? Infinity));
+      const [top, next] = odds.moves;
+      const ranked = out.moves.filter((e) => e.rank !== undefined);
+      if (ranked.length > 1 && (top.points !== next.points || top.progress !== next.progress)) ranked[0].best = true;
+      out.foldAfter = MOST_MOVES_SHOWN;
+      return out;
+    }
+    if (game.chance && odds.next_roll && odds.token_chances) {
+      const name = playerName(game, odds.player);
+      const mountains = Object.keys(odds.next_roll.mountains);
+      const head = [{ text: "Mountain" }, ...mountains.map((m) => ({ text: m }))];
+      const moves = [{ text: "A goat moves", strong: true }, ...mountains.map((m) => {
+        const p = odds.next_roll.mountains[m].probability;
+        return { text: percent(p, true), chance: p, kind: "move" };
+      })];
+      const tokens = [{ text: "Wins a token", strong: true }, ...mountains.map((m) => {
+        const p = (odds.token_chances[m] || { probability: 0 }).probability;
+        return { text: p > 0 ? percent(p, true) : "–", chance: p, kind: "token" };
+      })];
+      out.tip = { title: `${name}'s next roll: the chances`, after: true,
+                  table: { head, rows: [moves, tokens] },
+                  lines: [{ text: `Chance to win a token this turn: ${percent(odds.token_chances.any.probability)}`,
+                            chance: odds.token_chances.any.probability, kind: "any-token" }] };
+    }
+    return out;
+  }
+
+  // -- Banana Matcho: the Matcho roller's monkeys and the fruit roller's next throw ----------------------
+  function bananaMatcho(game) {
+    const odds = game.odds || {};
+    const out = plain(game);
+    if (!odds.matcho) return out;
+    const lines = [];
+    const matcho = odds.matcho;
+    const matchoName = playerName(game, odds.matcho_roller);
+    if (matcho.matchos >= 3) {
+      lines.push({ text: `${matchoName} (Matcho dice): all 3 monkeys are showing!`, level: "points" });
+    } else {
+      const [first, ...later] = matcho.by_throw;
+      const last = later.length ? later[later.length - 1] : null;
+      const soon = `${matchoName} (Matcho dice): ${matcho.matchos} of 3 monkeys. All 3 on the next throw: ` +
+        `${oneIn(first.probability, first.chance)} (${percent(first.probability)})` +
+        (last ? `; within ${last.throws} throws: ${percent(last.probability)}` : "");
+      lines.push({ text: soon, chance: first.probability, kind: "matcho" });
+    }
+    const fruitName = playerName(game, odds.fruit_roller);
+    if (odds.fruit) {
+      const now = odds.fruit.current.combination || "nothing yet";
+      const keep = odds.fruit.best_keep.map((i) => odds.fruit.faces[i]);
+      const improve = odds.fruit.improve.probability;
+      const how = keep.length === 6 ? "Keep them all" :
+        keep.length ? `Keep ${diceWords(keep)} and roll the rest` : "Roll them all again";
+      lines.push({ text: improve > 0 ? `${fruitName} (fruit dice): ${now}. ${how}: ${percent(improve)} chance to do better.`
+                                     : `${fruitName} (fruit dice): ${now}. It can't get better.`,
+                   chance: improve, kind: "fruit", level: improve >= 0.5 ? "safe" : "" });
+    } else {
+      lines.push({ text: `${fruitName} (fruit dice): not rolled yet.` });
+    }
+    out.tip = { title: "Who is close?", lines, after: true };
+    return out;
+  }
+
+  // ["banana", "coconut", "banana"] -> "the 2 banana + 1 coconut dice"
+  function diceWords(faces) {
+    const counts = new Map();
+    for (const f of faces) counts.set(f, (counts.get(f) || 0) + 1);
+    return "the " + [...counts].map(([face, n]) => `${n} ${face}`).join(" + ") + (faces.length === 1 ? " die" : " dice");
+  }
+
+  // -- Magic Mountain: each colour's chance for the next ball, and where it sends each figure ----------
+  function magicMountain(game) {
+    const odds = game.odds || {};
+    const out = plain(game);
+    if (!Array.isArray(odds.next_ball) || !Array.isArray(odds.figures)) return out;
+    const chances = new Map(odds.next_ball.map((b) => [b.colour, b]));
+    const colours = odds.figures.length ? Object.keys(odds.figures[0].targets) : [...chances.keys()];
+    const head = [{ text: "Figure" }, ...colours.map((c) => {
+      const b = chances.get(c);
+      const under = c === odds.ball ? "in hand" : b ? percent(b.probability) : "out";
+      return { text: c, colour: c, under, chance: b ? b.probability : 0, kind: "next-ball" };
+    })];
+    const rows = odds.figures.map((f) => [{ text: `${f.figure} · on ${f.space}`, strong: true },
+      ...colours.map((c) => ({ text: f.targets[c] === "goal" ? "Goal!" : String(f.targets[c]), goal: f.targets[c] === "goal" }))]);
+    const highlight = odds.ball ? colours.indexOf(odds.ball) + 1 : -1;
+    const next = odds.next_ball.map((b) => `${b.colour} ${oneIn(b.probability, b.chance)}`).join(", ");
+    const lines = [{ text: `${odds.ball ? "After this ball, the next one" : "Next ball"}: ${next}.`, kind: "next-ball" }];
+    if (odds.ball) lines.push({ text: `If the ${odds.ball} ball hits: ${sendsTo(odds.figures, odds.ball)}.`, kind: "sends" });
+    out.tip = { title: odds.ball ? `The ${odds.ball} ball` : "The next ball",
+                lines, table: { head, rows, highlight, folded: "Where each colour sends each figure" } };
+    return out;
+  }
+
+  // "S1, S2 → 7; W1 → 12; W4 → Goal!": the figures grouped by the space a hit sends them to.
+  function sendsTo(figures, colour) {
+    const groups = new Map();
+    for (const f of figures) {
+      const target = f.targets[colour] === "goal" ? "Goal!" : String(f.targets[colour]);
+      groups.set(target, [...(groups.get(target) || []), f.figure]);
+    }
+    return [...groups].map(([target, names]) => `${names.join(", ")} → ${target}`).join("; ");
+  }
+
+  const BY_GAME = { "matterhorn": matterhorn, "mountain-goats": mountainGoats, "banana-matcho": bananaMatcho,
+                    "magic-mountain": magicMountain };
+
+  function forGame(game) {
+    if (!game || game.over || !game.odds || game.odds.error) return plain(game || {});
+    const build = BY_GAME[game.name];
+    try {
+      return build ? build(game) : plain(game);
+    } catch (err) {  // odds are a help: a shape the page does not know must not hide the moves
+      console.warn("odds", err);
+      return plain(game);
+    }
+  }
+
+  window.CompanionOdds = { forGame, percent, oneIn, riskLevel };
+})();
