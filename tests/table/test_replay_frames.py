@@ -90,3 +90,21 @@ def test_a_recording_without_frames_is_refused_by_name(run_cli, tmp_path):
     code, _, err = run_cli("replay", str(tmp_path), "--fast", "--frames")
     assert code == 2
     assert "has no frames to re-read" in err and "frames.jsonl" in err
+
+
+def test_recording_keeps_the_camera_setup_the_replay_reads_with(session, tmp_path):
+    from companion.config import load_settings
+    from companion.table.camera import open_camera
+    from companion.table.reread import CameraSetup, read_camera_setup
+
+    directory, _ = session
+    settings = load_settings(env={}, overrides={"camera": {"source": str(directory), "tray": "10,10,300,170",
+                                                           "settle_ms": 250}})
+    out = tmp_path / "recorded"
+    feed = open_camera(settings, lambda event: None, record_dir=out)
+    try:
+        assert read_camera_setup(out) == CameraSetup("pips", "10,10,300,170", "", 250)
+        feed.set_tray((0, 0, 320, 180))
+        assert read_camera_setup(out).tray == "0,0,320,180"
+    finally:
+        feed.stop()
