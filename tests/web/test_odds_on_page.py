@@ -1,0 +1,198 @@
+"""The odds a player sees on the page, at the moment they decide, equal what `companion odds` computes for
+the same position; the buttons stay big enough to tap, and on the 7-inch screen the decision is in view."""
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+
+from .test_browser import SHOTS, browser  # noqa: F401  (the shared Chromium fixture)
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+SEVEN_INCH = {"width": 800, "height": 480}
+
+
+def post(base, command):
+    request = urllib.request.Request(base + "/api/command", data=json.dumps(command).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)["state"]
+
+
+def start(base, game):
+    players = [{"name": "Ada", "colour": "red"}, {"name": "Ben", "colour": "blue"}]
+    return post(base, {"do": "start", "game": game, "players": players, "variants": {}})
+
+
+def play(base, state, **match):
+    for move in state["game"]["legal"]:
+        if all(move["action"].get(k) == v for k, v in match.items()):
+            return post(base, {"do": "play", "action": move["action"]})
+    raise AssertionError(f"no legal move with {match}: {state['game']['legal']}")
+
+
+def cli_json(run_cli, *args):
+    code, out, err = run_cli("odds", *args, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def open_page(browser, base, viewport=PHONE):  # noqa: F811
+    page = browser.new_page(viewport=viewport, device_scale_factor=1)
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(base + "/")
+    page.wait_for_selector("#live:not([hidden])")
+    return page, errors
+
+
+def chances(locator):
+    return [float(x) for x in locator.evaluate_all("nodes => nodes.map(n => n.dataset.chance)")]
+
+
+def too_small_buttons(page):
+    """Visible buttons in the live game under 44 px either way (the touch target guideline)."""
+    return page.evaluate("""() => [...document.querySelectorAll('#live button')]
+        .filter(b => b.offsetParent !== null)
+        .map(b => [b.textContent.trim(), b.getBoundingClientRect()])
+        .filter(([, r]) => r.width < 44 || r.height < 44)
+        .map(([t, r]) => `${t}: ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+
+
+def matterhorn_to_first_roll(base):
+    state = start(base, "matterhorn")
+    state = post(base, {"do": "dice", "values": [2]})
+    state = post(base, {"do": "dice", "values": [5]})
+    for _ in range(4):  # each player places two climbers on line 12
+        state = post(base, {"do": "play", "action": state["game"]["legal"][0]["action"]})
+    return post(base, {"do": "dice", "values": [4, 4, 6, 4, 2]})
+
+
+def test_matterhorn_marks_the_best_elimination_and_each_ones_risk(browser, served, run_cli):  # noqa: F811
+    base, _ = served()
+    matterhorn_to_first_roll(base)
+    expected = cli_json(run_cli, "matterhorn", "--roll", "4", "4", "6", "4", "2")
+    page, errors = open_page(browser, base)
+    try:
+        buttons = page.locator("#moves button.move")
+        assert chances(buttons) == [c["bust_next"] for c in expected["choices"]]  # safest first
+        best = page.locator("#moves button.move.best")
+        assert best.count() == 1
+        first = expected["choices"][0]
+        assert (first["line"], first["eliminate"]) == (8, [])
+        assert "Keep all dice: line 8" in best.text_content()
+        assert "★ Best" in best.text_content() and "Safe" in best.text_content()
+        risky = buttons.filter(has_text="Eliminate 2, 4, 4 and 4: line 6")
+        assert "Very risky, 83% to lose" in risky.text_content()
+        assert too_small_buttons(page) == []
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_matterhorn_roll_again_carries_the_chance_to_lose_the_turn(browser, served, run_cli):  # noqa: F811
+    base, _ = served()
+    state = matterhorn_to_first_roll(base)
+    state = play(base, state, kind="eliminate", dice=[2], line=6)
+    state = play(base, state, kind="place_token")
+    expected = cli_json(run_cli, "matterhorn", "--dice", "4", "--blocked", "6")["bust"]
+    page, errors = open_page(browser, base, SEVEN_INCH)
+    try:
+        roll_again = page.locator("#moves button[data-odds=bust]")
+        assert float(roll_again.get_attribute("data-chance")) == expected
+        assert roll_again.text_content() == "Roll again: 4 diceSafe: about 1 in 28 chance to lose your actions (4%)"
+        assert "you keep your moves" in page.locator("#moves button", has_text="Stop").text_content()
+        box = roll_again.bounding_box()
+        assert box["y"] + box["height"] <= SEVEN_INCH["height"], "roll again is below the fold on the 7-inch screen"
+        page.screenshot(path=str(SHOTS / "odds-matterhorn-roll-again-7inch.png"))
+        before = int(page.evaluate("window.companionView.version"))
+        roll_again.click()
+        page.wait_for_function(f"window.companionView.version > {before}")
+        tip = page.locator("#tip p[data-odds=bust]")
+        assert float(tip.get_attribute("data-chance")) == expected
+        assert "lose the turn (4%)" in tip.text_content()
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_mountain_goats_shows_each_mountains_chance_then_ranks_moves_by_points(browser, served, run_cli):  # noqa: F811
+    base, _ = served()
+    start(base, "mountain-goats")
+    before_roll = cli_json(run_cli, "mountain-goats", "--players", "2")
+    after_roll = cli_json(run_cli, "mountain-goats", "--players", "2", "--roll", "5", "5", "5", "5")
+    page, errors = open_page(browser, base)
+    try:
+        mountains = [str(m) for m in range(5, 11)]
+        assert chances(page.locator("#tip td[data-odds=move]")) == [
+            before_roll["next_roll"]["mountains"][m]["probability"] for m in mountains]
+        assert chances(page.locator("#tip td[data-odds=token]")) == [
+            before_roll["token_chances"][m]["probability"] for m in mountains]
+        assert "Chance to win a token this turn: 4%" in page.text_content("#tip")
+        for face in "5555":
+            page.locator("#chance-faces button", has_text=face).click()
+        page.click("#chance-send")
+        page.wait_for_selector("#moves button.move.best")
+        texts = page.locator("#moves button.move .move-text").all_text_contents()
+        ranked = [m["text"] for m in after_roll["moves"]]
+        assert texts == ranked[:len(texts)]
+        top = after_roll["moves"][0]
+        assert top["points"] == 10
+        assert "+10 points" in page.locator("#moves button.move.best").text_content()
+        page.screenshot(path=str(SHOTS / "odds-mountain-goats-phone.png"), full_page=True)
+        assert too_small_buttons(page) == []
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_banana_matcho_shows_both_rollers_chances(browser, served, run_cli):  # noqa: F811
+    base, _ = served()
+    start(base, "banana-matcho")
+    fruit = ["coconut", "banana", "coconut", "banana", "banana", "pineapple"]
+    post(base, {"do": "dice", "values": fruit + ["matcho", "matcho", "blank"]})
+    matcho = cli_json(run_cli, "banana-matcho", "--matchos", "2", "--throws", "3")
+    improve = cli_json(run_cli, "banana-matcho", "--fruit", *fruit, "--keep", "1,3,4")["improve"]
+    page, errors = open_page(browser, base)
+    try:
+        matcho_line = page.locator("#tip p[data-odds=matcho]")
+        assert float(matcho_line.get_attribute("data-chance")) == matcho["by_throw"][0]["probability"]
+        assert matcho_line.text_content() == ("Ben (Matcho dice): 2 of 3 monkeys. All 3 on the next throw: "
+                                              "1 in 6 (17%); within 3 throws: 42%")
+        fruit_line = page.locator("#tip p[data-odds=fruit]")
+        assert float(fruit_line.get_attribute("data-chance")) == improve["probability"]
+        assert fruit_line.text_content() == ("Ada (fruit dice): three-of-a-kind. Keep the 3 banana dice and roll "
+                                             "the rest: 44% chance to do better.")
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_magic_mountain_shows_the_next_ball_and_where_a_hit_sends_each_figure(browser, served, run_cli):  # noqa: F811
+    base, _ = served()
+    start(base, "magic-mountain")
+    post(base, {"do": "dice", "values": ["yellow"]})
+    expected = cli_json(run_cli, "magic-mountain", "--drawn", "yellow")
+    page, errors = open_page(browser, base, SEVEN_INCH)
+    try:
+        head = page.locator("#tip th[data-odds=next-ball]")
+        shown = dict(zip(head.all_text_contents(), chances(head)))
+        assert shown == {"red25%": 0.25, "yellowin hand": 0.0, "blue25%": 0.25, "purple25%": 0.25, "white25%": 0.25}
+        assert {b["colour"]: b["probability"] for b in expected["next_ball"]} == {
+            "red": 0.25, "blue": 0.25, "purple": 0.25, "white": 0.25}
+        sends = page.text_content("#tip p[data-odds=sends]")
+        for figure in expected["figures"]:
+            target = figure["targets"]["yellow"]
+            assert f"{figure['figure']}" in sends and f"→ {'Goal!' if target == 'goal' else target}" in sends
+        assert page.locator("#moves.grid button.move").all_text_contents() == ["1", "2", "3", "4", "5", "6"]
+        assert page.text_content("#moves .moves-head") == "Put the yellow ball in opening:"
+        last = page.locator("#moves button.move").last.bounding_box()
+        assert last["y"] + last["height"] <= SEVEN_INCH["height"], "an opening is below the fold on the 7-inch screen"
+        assert too_small_buttons(page) == []
+        page.screenshot(path=str(SHOTS / "odds-magic-mountain-7inch.png"))
+        assert errors == []
+    finally:
+        page.close()
