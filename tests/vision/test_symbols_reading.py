@@ -1,5 +1,4 @@
 """Fruit and Matcho dice: the synthetic generator, and reading held-out icon styles after a short teach."""
-import dataclasses
 
 import numpy as np
 import pytest

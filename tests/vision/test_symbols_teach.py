@@ -2,7 +2,6 @@
 import json
 
 import cv2
-import numpy as np
 import pytest
 
 from companion.vision.symbols import FRUITS, NotTaught, make_reader

@@ -12,7 +12,7 @@ import numpy as np
 
 from .faces import faces_of
 from .icons import IconStyle
-from .render import SceneOptions, render_table, render_teach_image
+from .render import ZONES, SceneOptions, render_table, render_teach_image
 from .teach import examples_from_image
 
 
@@ -88,8 +88,6 @@ def evaluate_style(style: IconStyle, scenes: int, fruit_colour: str = "ivory", m
     teach_options = dataclasses.replace(options, motion_blur=None)
     readers = {kind: SymbolReader(kind, teach_examples(style, kind, colour, per_face, seed, tray, teach_options))
                for kind, colour in (("fruit", fruit_colour), ("matcho", matcho_colour))}
-    from .render import ZONES
-
     tallies = {kind: Tally() for kind in readers}
     for n in range(scenes):
         scene = render_table(seed * 100_000 + 7 + n, style, fruit_colour, matcho_colour, tray, options)

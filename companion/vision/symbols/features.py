@@ -24,7 +24,6 @@ class Features:
     colour: np.ndarray  # sqrt of a colour histogram of the icon, by a*b* and by L
     templates: np.ndarray  # (4, n): the icon's shape and colour on a coarse grid, in each quarter turn
     rings: np.ndarray  # how much icon lies at each distance from the centre
-    ink: float  # share of the face covered by the icon
 
 
 def _band_mask(size: int) -> np.ndarray:
@@ -70,8 +69,7 @@ def extract(crop_bgr: np.ndarray) -> Features:
     small = cv2.resize(planes, (TEMPLATE_PX, TEMPLATE_PX), interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (3, 3), 0.6)
     templates = small.ravel()[_TURNS]
-    return Features(colour.astype(np.float32), templates.astype(np.float32), rings.astype(np.float32),
-                    float(ink.mean()))
+    return Features(colour.astype(np.float32), templates.astype(np.float32), rings.astype(np.float32))
 
 
 def stack(features: list[Features]) -> dict[str, np.ndarray]:

@@ -3,7 +3,7 @@
 A die is compared with every taught example; each part of the distance (colour, shape, rings) is scaled by
 how far apart different faces are in the taught examples, so no part drowns the others. The face with the
 nearest example wins unless the runner-up face is nearly as near (ambiguous), or even the nearest example
-is far off in colour and shape (a face never taught, a hand, a die half out of view).
+is far off in colour and shape (a face never taught: a die of another kind, another printing).
 """
 from __future__ import annotations
 

@@ -128,7 +128,7 @@ def _place(rng, zone, n, side, touching, placed) -> list[tuple[np.ndarray, float
     return out
 
 
-def _draw_die(canvas, shadow, quad, face_img, face_alpha) -> None:
+def _draw_die(canvas, quad, face_img, face_alpha) -> None:
     x0, y0 = np.floor(quad.min(0)).astype(int) - 2
     x1, y1 = np.ceil(quad.max(0)).astype(int) + 2
     src = np.array([(0, 0), (FACE_PX, 0), (FACE_PX, FACE_PX), (0, FACE_PX)], np.float32)
@@ -138,7 +138,6 @@ def _draw_die(canvas, shadow, quad, face_img, face_alpha) -> None:
     a = cv2.warpPerspective(face_alpha, m, size, flags=cv2.INTER_LINEAR)[:, :, None]
     region = canvas[y0:y1, x0:x1]
     region[:] = region * (1 - a) + img * a
-    del shadow
 
 
 def render_dice(seed: int, style: IconStyle, groups: list[tuple[str, list[str], str, tuple[int, int, int, int]]],
@@ -174,7 +173,7 @@ def render_dice(seed: int, style: IconStyle, groups: list[tuple[str, list[str], 
     shadow = cv2.GaussianBlur(shadow, (0, 0), side * 0.06)
     canvas *= (1 - 0.3 * shadow)[:, :, None]
     for quad, (img, alpha) in quads:
-        _draw_die(canvas, None, quad, img, alpha)
+        _draw_die(canvas, quad, img, alpha)
     gain = rng.uniform(*options.light)
     tint = rng.uniform(0.94, 1.05, 3)
     gx, gy = rng.uniform(-0.15, 0.15, 2)
