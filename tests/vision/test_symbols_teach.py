@@ -184,3 +184,32 @@ def test_readers_module_hands_out_the_symbol_readers(run_cli, tmp_path):
     scene = render_dice(6, STYLE, [("matcho", ["blank", "matcho", "blank"], "ivory", (40, 40, 600, 440))],
                         size=(640, 480), options=SIZE)
     assert sorted(r.value for r in reader.read(scene.image)) == ["blank", "blank", "matcho"]
+
+
+def test_a_die_left_on_another_face_is_named_and_changes_nothing(run_cli, tmp_path):
+    state = str(tmp_path / "state")
+    teach_all(run_cli, tmp_path, "fruit", ["banana", "coconut"], state)
+    store_file = tmp_path / "state" / "symbols" / "default" / "fruit.json"
+    before = store_file.read_bytes()
+    mixed = tmp_path / "mixed.png"
+    scene = render_dice(12, STYLE, [("fruit", ["orange", "orange", "banana"], "ivory", (20, 20, 620, 460))],
+                        size=(640, 480), options=SIZE)
+    cv2.imwrite(str(mixed), scene.image)
+    code, _, err = run_cli("teach", "fruit", "--face", "orange", photo(tmp_path, "fruit", "orange", 30),
+                           str(mixed), "--state-dir", state)
+    assert code == 2
+    assert "a die in" in err and "mixed.png shows the banana face, not orange" in err and "nothing was changed" in err
+    assert store_file.read_bytes() == before
+
+
+def test_the_camera_flow_through_the_command_line(run_cli, tmp_path, monkeypatch):
+    folder = tmp_path / "camera"
+    folder.mkdir()
+    for i, face in enumerate(["matcho", "blank"]):
+        cv2.imwrite(str(folder / f"{i}.png"), render_teach_image(40 + i, STYLE, "matcho", face, "cream", 3,
+                                                                 options=SIZE).image)
+    monkeypatch.setattr("builtins.input", lambda prompt: "")
+    code, out, err = run_cli("teach", "matcho", "--camera", str(folder), "--state-dir", str(tmp_path / "state"))
+    assert code == 0, err
+    assert "taught matcho face 'matcho': 3 example(s)" in out and "taught matcho face 'blank': 3 example(s)" in out
+    assert out.strip().endswith("all matcho faces taught")

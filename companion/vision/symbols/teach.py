@@ -25,6 +25,9 @@ from .store import TeachStore
 # faces: 2 or more).
 CONFUSED_SHARE = 0.25
 CONFUSED_FACTOR = 1.5
+# A new example nearer another face's examples than half its distance to its own face's is a die that
+# was left on another face.
+STRAY_FACTOR = 0.5
 
 
 class TeachError(ValueError):
@@ -64,6 +67,26 @@ def confused_faces(examples: dict[str, list[Example]]) -> list[tuple[str, str]]:
     return out
 
 
+def _strays(examples: dict[str, list[Example]], face: str, new: int) -> list[tuple[int, str]]:
+    """New examples of `face` (the last `new`) that are far nearer another taught face than their own:
+    a die left on another face in a teach photo. Returns (index among the new, the face it shows)."""
+    taught = {f: [extract(e.crop) for e in found] for f, found in examples.items() if found}
+    if len(taught) < 2 or len(taught[face]) < 2:
+        return []
+    rec = Recogniser(taught)
+    d = rec.example_distances()
+    np.fill_diagonal(d, np.inf)
+    own = rec.faces.index(face)
+    rows = np.flatnonzero(rec.labels == own)[-new:]
+    out = []
+    for k, row in enumerate(rows):
+        same = d[row, rec.labels == own].min()
+        others = np.where(rec.labels != own, d[row], np.inf)
+        if others.min() < STRAY_FACTOR * same:
+            out.append((k, rec.faces[rec.labels[int(np.argmin(others))]]))
+    return out
+
+
 @dataclasses.dataclass
 class TeachReport:
     kind: str
@@ -90,16 +113,21 @@ def teach_face(store: TeachStore, kind: str, face: str, images: Iterable[tuple[s
     """
     check_face(kind, face)
     new: list[Example] = []
+    sources: list[str] = []
     for name, image in images:
         found = examples_from_image(image)
         if not found:
             raise TeachError(f"no die found in {name}: put the die on the tray, {face} face up, in good light; "
                              "nothing was changed")
         new += found
+        sources += [name] * len(found)
     if not new:
         raise TeachError(f"no photos of the {face} face given; nothing was changed")
     examples = store.load(kind)
     examples[face] = (examples.get(face, []) if add else []) + new
+    for index, other in _strays(examples, face, len(new)):
+        raise TeachError(f"a die in {sources[index]} shows the {other} face, not {face}: turn every die to "
+                         f"{face} and teach it again; nothing was changed")
     for a, b in confused_faces(examples):
         if face in (a, b):
             other = b if a == face else a
