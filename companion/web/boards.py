@@ -60,7 +60,7 @@ def matterhorn(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
         y = 60 + (row + 1) * step
         n = per_line[line]
         x0 = (width - (n - 1) * step) / 2
-        body.append(text(22, y + 5, line, 15, "start", "#4a5a6a", "bold"))
+        body.append(text(14, y + 7, line, 20, "start", "#34495e", "bold"))
         marks = state.get("tokens", {}).get(str(line), "." * n)
         for i in range(n):
             x = x0 + i * step
@@ -74,7 +74,7 @@ def matterhorn(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
             else:
                 body.append(circle(x, y, r, "#fff"))
     body.append(circle(width / 2, 40, 26, "#fff", "#7a8896", 3))
-    body.append(text(width / 2, 16, "Summit", 14, fill="#4a5a6a", weight="bold"))
+    body.append(text(width / 2 + 34, 30, "Summit", 18, "start", "#34495e", "bold"))
     for k, p in enumerate(summit):
         body.append(circle(width / 2 - 10 + 20 * (k % 2), 40 - 8 + 16 * (k // 2), 8, player_colour(players, p), "#222", 2))
     return svg(int(width), int(height), body, "Matterhorn board")
@@ -103,7 +103,7 @@ def mountain_goats(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
             body.append(f'<rect x="{x - 30:.0f}" y="{y - 18:.0f}" width="60" height="36" rx="8" '
                         f'fill="{"#fff4c2" if summit else "#fff"}" stroke="#6f8466" stroke-width="{3 if summit else 1.5}"/>')
         left = tokens_left[i] if i < len(tokens_left) else "?"
-        body.append(text(x, top - 38, f"{left} left", 13, fill="#5a6b52"))
+        body.append(text(x, top - 38, f"{left} left", 18, fill="#3d4d36", weight="bold"))
         body.append(text(x, height - 14, m, 22, fill="#2f3f2a", weight="bold"))
         for p, row in enumerate(goats):
             pos = row[i] if i < len(row) else 0
@@ -114,7 +114,7 @@ def mountain_goats(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
             body.append(circle(gx, y, 9, player_colour(players, p), "#222", 2))
     if big:
         x = 20 + col * len(mountains) + col * 0.8
-        body.append(text(x, 22, "Big Mountain", 14, fill="#2f3f2a", weight="bold"))
+        body.append(text(x, 22, "Big Mountain", 16, fill="#2f3f2a", weight="bold"))
         occupied = {int(s): int(p) for s, p, _m in state.get("big_mountain", [])}
         for k, s in enumerate(range(24, 10, -1)):
             y = 40 + k * (height - 80) / 14
@@ -137,7 +137,7 @@ def magic_mountain(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
     for k in range(1, openings + 1):
         x = 30 + (k - 0.5) * (per_row * cell) / openings
         fill = PALETTE.get(str(state.get("ball")), "#ddd") if chosen == k else "#eee"
-        body.append(circle(x, 24, 14, fill, "#555", 2) + text(x, 29, k, 13))
+        body.append(circle(x, 24, 16, fill, "#555", 2) + text(x, 30, k, 17, weight="bold"))
     centres = {}
     for s, colour in enumerate(path, start=1):
         row, col = divmod(s - 1, per_row)
@@ -147,7 +147,7 @@ def magic_mountain(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
         centres[s] = (x, y)
         body.append(f'<rect x="{x - 26:.0f}" y="{y - 26:.0f}" width="52" height="52" rx="12" '
                     f'fill="{PALETTE.get(colour, "#ccc")}" fill-opacity="0.55" stroke="#555"/>')
-        body.append(text(x - 17, y - 13, s, 10, fill="#333"))
+        body.append(text(x - 16, y - 11, s, 13, fill="#222"))
     at_space: dict[int, list[str]] = {}
     in_goal: list[str] = []
     for figure, where in sorted(state.get("positions", {}).items()):
@@ -160,7 +160,7 @@ def magic_mountain(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
             body.append(_figure(x - 8 + 16 * k, y + 6, figure))
     gy = 70 + rows * cell + 20
     body.append(f'<rect x="30" y="{gy}" width="{per_row * cell}" height="90" rx="16" fill="#f6e7c1" stroke="#a07b2c" stroke-width="2"/>')
-    body.append(text(width / 2, gy + 22, "Master Balduin", 16, fill="#6b4e12", weight="bold"))
+    body.append(text(width / 2, gy + 24, "Goal: Master Balduin", 19, fill="#5a410f", weight="bold"))
     for k, figure in enumerate(in_goal):
         body.append(_figure(60 + 30 * k, gy + 60, figure))
     return svg(int(width), int(height), body, "Magic Mountain board")
@@ -171,7 +171,7 @@ def _figure(x: float, y: float, figure: str) -> str:
     fill = "#3a2a4a" if witch else "#fdfdfd"
     shape = (f'<polygon points="{x:.0f},{y - 22:.0f} {x + 11:.0f},{y + 6:.0f} {x - 11:.0f},{y + 6:.0f}" fill="{fill}" stroke="#222" stroke-width="2"/>'
              if witch else circle(x, y - 6, 11, fill, "#222", 2))
-    return shape + text(x, y + 20, figure, 10, fill="#222", weight="bold")
+    return shape + text(x, y + 22, figure, 13, fill="#111", weight="bold")
 
 
 # -- Banana Matcho ------------------------------------------------------------------------------------------
@@ -192,7 +192,7 @@ def banana_matcho(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
         centres[s] = (x, y)
         basket = s == top
         body.append(circle(x, y, 22 if basket else 20, "#ffe066" if basket else "#fffbe8", "#8a5a2b", 3 if basket else 1.5))
-        body.append(text(x, y + 5, "Fruit" if basket else ("Start" if s == 0 else s), 11 if basket else 12 if s else 10,
+        body.append(text(x, y + 6, "Fruit" if basket else ("Start" if s == 0 else s), 13 if basket else 16 if s else 12,
                          weight="bold" if basket else "normal"))
     stacks: dict[int, int] = {}
     for p, space in enumerate(positions):
