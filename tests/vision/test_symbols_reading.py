@@ -80,3 +80,15 @@ def test_nothing_on_the_tray_reads_as_no_dice():
     empty = render_dice(3, DEV_STYLES[0], [("matcho", [], "cream", ZONES["matcho"])]).image
     assert reader.read(empty, ZONES["matcho"]) == []
     assert reader.read(empty, (0, 0, 0, 0)) == []
+
+
+def test_dice_taught_at_one_size_are_read_nearer_and_farther_from_the_camera():
+    style = DEV_STYLES[1]
+    reader = SymbolReader("fruit", teach_examples(style, "fruit", "ivory", 3, seed=1,
+                                                  options=SceneOptions(die_px=(56, 58))))
+    for die_px in ((44, 46), (80, 84)):
+        total = Tally()
+        for n in range(2):
+            scene = render_table(300 + n, style, options=SceneOptions(die_px=die_px))
+            total.add(score(reader.read(scene.image, ZONES["fruit"]), [d for d in scene.dice if d.kind == "fruit"]))
+        assert total.right == total.total == 12, (die_px, total.confusion)
