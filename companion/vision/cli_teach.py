@@ -79,18 +79,24 @@ def _forget(store, kind: str, face: str) -> int:
 
 
 def _camera(store, args) -> int:
-    from .sources import SourceError, open_source
+    from .sources import CameraFailed, SourceError, open_source
     from .symbols.teach import teach_interactive
 
+    kept = "what was taught so far is kept"
     try:
         source = open_source(args.camera)
     except SourceError as exc:
         raise CliError(str(exc)) from None
     frames = (frame.image for frame in source)
     try:
+        next(frames)  # opens the camera now, so a missing camera is said before any question
         missing = teach_interactive(store, args.kind, frames, input, print, shots=args.shots)
     except StopIteration:
-        raise CliError(f"the camera {args.camera} gave no more frames; what was taught so far is kept") from None
+        raise CliError(f"the camera {args.camera} gave no more frames; {kept}") from None
+    except (SourceError, CameraFailed) as exc:
+        raise CliError(f"{exc}; {kept}") from None
+    except EOFError:
+        raise CliError(f"no one answered at the terminal (end of input); {kept}") from None
     finally:
         close = getattr(source, "close", None)
         if close:

@@ -205,7 +205,9 @@ def test_a_die_left_on_another_face_is_named_and_changes_nothing(run_cli, tmp_pa
 def test_the_camera_flow_through_the_command_line(run_cli, tmp_path, monkeypatch):
     folder = tmp_path / "camera"
     folder.mkdir()
-    for i, face in enumerate(["matcho", "blank"]):
+    cv2.imwrite(str(folder / "0.png"), render_dice(2, STYLE, [("matcho", [], "cream", (20, 20, 620, 460))],
+                                                   size=(640, 480)).image)  # taken while the camera opens
+    for i, face in enumerate(["matcho", "blank"], start=1):
         cv2.imwrite(str(folder / f"{i}.png"), render_teach_image(40 + i, STYLE, "matcho", face, "cream", 3,
                                                                  options=SIZE).image)
     monkeypatch.setattr("builtins.input", lambda prompt: "")
