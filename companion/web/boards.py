@@ -110,8 +110,9 @@ def mountain_goats(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
             if pos is None or pos < 0:
                 continue
             y = height - 50 - pos * row_h if pos > 0 else height - 40
-            gx = x - 21 + 14 * (p % 4)
-            body.append(circle(gx, y, 9, player_colour(players, p), "#222", 2))
+            across = min(len(goats), 4)
+            gx = x - (across - 1) * 10 + 20 * (p % 4)
+            body.append(circle(gx, y - 12 * (p // 4), 10, player_colour(players, p), "#222", 2))
     if big:
         x = 20 + col * len(mountains) + col * 0.8
         body.append(text(x, 22, "Big Mountain", 16, fill="#2f3f2a", weight="bold"))

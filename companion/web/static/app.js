@@ -183,7 +183,10 @@
     chosen.replaceChildren();
     chanceValues.forEach((v, i) => chosen.append(el("button", { class: "die", title: "tap to change",
       onclick: () => { chanceValues.splice(i, 1); render(view); } }, v)));
-    if (!open) for (let i = chanceValues.length; i < count; i++) chosen.append(el("span", { class: "die empty" }, "?"));
+    const matchoFrom = request.kind === "duel-dice" ? 6 : Infinity;  // the last three are the Matcho dice
+    if (!open) for (let i = chanceValues.length; i < count; i++) {
+      chosen.append(el("span", { class: "die empty" + (i >= matchoFrom ? " matcho" : "") }, i >= matchoFrom ? "M?" : "?"));
+    }
     const faces = $("chance-faces");
     faces.replaceChildren();
     for (const face of request.faces) {
