@@ -191,7 +191,8 @@ def create_app(service, *, allow_outside: bool = False, max_streams: int = 16, d
     @app.get("/api/addresses")
     def addresses():
         """Where other phones open this page; set by `companion serve` once it listens."""
-        return jsonify({"urls": app.config.get("PAGE_URLS", [request.host_url])})
+        fallback = [] if request.host.split(":")[0] in ("127.0.0.1", "localhost", "[::1]") else [request.host_url]
+        return jsonify({"urls": app.config.get("PAGE_URLS", fallback)})
 
     @app.get("/api/health")
     def health():

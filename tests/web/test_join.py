@@ -36,3 +36,12 @@ def test_with_the_code_the_phone_plays_and_a_forged_cross_site_post_is_still_ref
     assert forged.status_code == 403 and "cross-site" in forged.get_json()["message"]
     assert client.get("/api/state", environ_base=PHONE).get_json()["game"]["name"] == "mountain-goats"
     app.extensions["companion"]["stop"]()
+
+
+def test_the_page_never_offers_a_loopback_address_to_other_phones(service, tmp_path):
+    app, client, codes = make_client(service, tmp_path)
+    assert client.get("/api/addresses", base_url="http://127.0.0.1:8080").get_json()["urls"] == []
+    assert client.get("/api/addresses", base_url="http://192.168.1.40:8080").get_json()["urls"] == ["http://192.168.1.40:8080/"]
+    app.config["PAGE_URLS"] = ["http://companion.local/", "http://192.168.1.40/"]
+    assert client.get("/api/addresses").get_json()["urls"] == ["http://companion.local/", "http://192.168.1.40/"]
+    app.extensions["companion"]["stop"]()
