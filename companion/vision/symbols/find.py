@@ -90,6 +90,44 @@ def _die_from_points(points: np.ndarray) -> tuple[tuple[float, float], float]:
     return (cx, cy), angle % 90
 
 
+def _lone(contour: np.ndarray, area: float, pieces: list[np.ndarray]) -> bool:
+    """A blob that is one die: square, and not cut into several big pieces by seams."""
+    return _squareish(contour, area) and sum(cv2.contourArea(p) >= 0.15 * area for p in pieces) <= 1
+
+
+def _die_side(blobs, side_hint: float | None) -> float | None:
+    """The die side in the searched image: from lone dice, else from cut tops, else the hint."""
+    singles = [a for c, a, pieces in blobs if _lone(c, a, pieces)]
+    if singles:
+        return float(np.median(np.sqrt(singles)))
+    tops = [cv2.contourArea(p) for c, a, pieces in blobs for p in pieces
+            if cv2.contourArea(p) >= 0.15 * a and _squareish(p, cv2.contourArea(p))]
+    if tops:
+        return float(np.median(np.sqrt(tops))) / CORE_SHARE
+    if side_hint:
+        return side_hint
+    return float(np.sqrt(min(a for _, a, _ in blobs))) if blobs else None
+
+
+def _dice_in_blob(blob, side: float, shape) -> list[np.ndarray]:
+    """The point sets of the dice in one blob: itself, its seam-cut tops, or k-means parts."""
+    contour, area, pieces = blob
+    count = int(round(area / (side * side)))
+    if area < 0.4 * side * side:
+        return []
+    if count <= 1 or _lone(contour, area, pieces) and area < 1.5 * side * side:
+        return [contour.reshape(-1, 2)]
+    top_area = (side * CORE_SHARE) ** 2
+    tops = [(p, int(round(cv2.contourArea(p) / top_area))) for p in pieces
+            if cv2.contourArea(p) >= 0.5 * top_area and _squareish(p, cv2.contourArea(p))]
+    if sum(k for _, k in tops) != count:
+        tops = [(contour, count)]
+    out = []
+    for piece, k in tops:
+        out += [piece.reshape(-1, 2)] if k <= 1 else _kmeans_split(shape, piece, k)
+    return out
+
+
 def find_dice(frame_bgr: np.ndarray, tray: tuple[int, int, int, int] | None = None,
               side_hint: float | None = None) -> list[FoundDie]:
     """Every die in the tray region, in frame pixels, sorted top to bottom then left to right."""
@@ -108,41 +146,10 @@ def find_dice(frame_bgr: np.ndarray, tray: tuple[int, int, int, int] | None = No
     min_area = (MIN_SIDE_PX * scale) ** 2
     blobs = [(c, a, _seam_pieces(brightness, c, min_area / 2))
              for c in contours if (a := cv2.contourArea(c)) >= min_area]
-
-    def lone(contour, area, pieces) -> bool:
-        return _squareish(contour, area) and sum(cv2.contourArea(p) >= 0.15 * area for p in pieces) <= 1
-
-    singles = [a for c, a, pieces in blobs if lone(c, a, pieces)]
-    tops = [cv2.contourArea(p) for c, a, pieces in blobs if not lone(c, a, pieces) for p in pieces
-            if cv2.contourArea(p) >= 0.15 * a and _squareish(p, cv2.contourArea(p))]
-    if singles:
-        side = float(np.median(np.sqrt(singles)))
-    elif tops:
-        side = float(np.median(np.sqrt(tops))) / CORE_SHARE
-    elif side_hint:
-        side = side_hint * scale
-    elif blobs:
-        side = float(np.sqrt(min(a for _, a, _ in blobs)))
-    else:
+    side = _die_side(blobs, side_hint * scale if side_hint else None)
+    if side is None:
         return []
-    top_area = (side * CORE_SHARE) ** 2
-    point_sets = []
-    for contour, area, pieces in blobs:
-        count = int(round(area / (side * side)))
-        if area < 0.4 * side * side:
-            continue
-        if count <= 1 or lone(contour, area, pieces) and area < 1.5 * side * side:
-            point_sets.append(contour.reshape(-1, 2))
-            continue
-        tops = [(p, int(round(cv2.contourArea(p) / top_area))) for p in pieces
-                if cv2.contourArea(p) >= 0.5 * top_area and _squareish(p, cv2.contourArea(p))]
-        if sum(k for _, k in tops) != count:
-            tops = [(contour, count)]
-        for piece, k in tops:
-            if k <= 1:
-                point_sets.append(piece.reshape(-1, 2))
-            else:
-                point_sets += _kmeans_split(mask.shape, piece, k)
+    point_sets = [points for blob in blobs for points in _dice_in_blob(blob, side, mask.shape)]
     found: list[FoundDie] = []
     full_side = side / scale
     for points in point_sets:
