@@ -215,3 +215,21 @@ def test_the_camera_flow_through_the_command_line(run_cli, tmp_path, monkeypatch
     assert code == 0, err
     assert "taught matcho face 'matcho': 3 example(s)" in out and "taught matcho face 'blank': 3 example(s)" in out
     assert out.strip().endswith("all matcho faces taught")
+
+
+def test_both_zones_are_read_every_frame_by_the_zone_tracker(run_cli, tmp_path):
+    from companion.vision.sources import Frame
+    from companion.vision.zones import Zone, ZoneTracker
+    from companion.vision.symbols.render import ZONES, render_table
+
+    state = str(tmp_path / "state")
+    teach_all(run_cli, tmp_path, "fruit", FRUITS, state)
+    teach_all(run_cli, tmp_path, "matcho", ["matcho", "blank"], state)
+    tracker = ZoneTracker([Zone(kind, box, kind) for kind, box in ZONES.items()],
+                          make_reader=lambda kind: make_reader(kind, state))
+    table = render_table(88, STYLE, options=SIZE)
+    states = {s.zone: s for s in tracker.feed(Frame(123, table.image))}
+    for kind in ZONES:
+        assert states[kind].t == 123
+        read = sorted(d.value for d in states[kind].dice if not d.unsure)
+        assert read == sorted(d.face for d in table.dice if d.kind == kind)
