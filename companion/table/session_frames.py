@@ -57,23 +57,21 @@ class RollFilmer:
     def roll(self, values: Sequence[int], t: int) -> list["Shot"]:
         """The roll's frames, planned but not drawn yet (drawing is the slow part)."""
         scene = self._scene
-        # scene.roll_sequence draws its own values; its roll plan is reused here with the recorded ones.
-        plan = scene._plan_roll(self.rng, len(values), False)
-        plan.values = [int(v) for v in values]
+        plan = scene.plan_roll(self.rng, len(values), False, values=values)
         duration = max(plan.stop_after)
         shots = []
         times = self.shot_times(t)
         previous_px = None
         for i in range(self.tumbling):
             elapsed = duration * (i + 1) / (self.tumbling + 1)
-            poses = [scene._tumble_pose(plan, d, elapsed) for d in range(len(values))]
+            poses = [scene.tumble_pose(plan, d, elapsed) for d in range(len(values))]
             centres = self.camera.project(np.array([p.position for p in poses]))
             if previous_px is not None:
                 for pose, now, before in zip(poses, centres, previous_px):
                     pose.velocity_px = tuple((now - before) * 0.3)
             previous_px = centres
             shots.append(Shot(self, times[i], poses))
-        rest = [scene._tumble_pose(plan, d, duration + 1) for d in range(len(values))]
+        rest = [scene.tumble_pose(plan, d, duration + 1) for d in range(len(values))]
         shots.append(Shot(self, times[-2], rest))
         shots.append(Shot(self, times[-1], rest))
         return shots

@@ -17,7 +17,7 @@ import dataclasses
 import functools
 import hashlib
 import math
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
 import cv2
 import numpy as np
@@ -521,7 +521,7 @@ def roll_sequence(seed: int, *, rolls: int = 3, dice: int = 2, fps: float = 30.0
         elif not previous:
             for _ in range(max(2, int(round(0.3 * fps)))):
                 yield emit(roll, "empty", [])
-        plan = _plan_roll(rng, dice, touching)
+        plan = plan_roll(rng, dice, touching)
         duration = max(plan.stop_after)
         steps = int(math.ceil(duration * fps))
         last_px = [None] * dice
@@ -529,14 +529,14 @@ def roll_sequence(seed: int, *, rolls: int = 3, dice: int = 2, fps: float = 30.0
             elapsed = i * dt
             poses = []
             for d in range(dice):
-                pose = _tumble_pose(plan, d, elapsed)
+                pose = tumble_pose(plan, d, elapsed)
                 centre = renderer.camera.project(pose.position)[0]
                 if pose.moving and last_px[d] is not None:
                     pose.velocity_px = tuple((centre - last_px[d]) * 0.6)
                 last_px[d] = centre
                 poses.append(pose)
             yield emit(roll, "rolling", poses)
-        previous = [_tumble_pose(plan, d, duration + 1) for d in range(dice)]
+        previous = [tumble_pose(plan, d, duration + 1) for d in range(dice)]
         for _ in range(max(1, int(round(rest_s * fps)))):
             yield emit(roll, "settled", previous)
 
@@ -546,8 +546,13 @@ def _hand_over_tray(hand_mm) -> bool:
     return abs(x) < TRAY_MM[0] / 2 + 40 and y + 80 > -TRAY_MM[1] / 2
 
 
-def _plan_roll(rng: np.random.Generator, dice: int, touching: bool) -> _Roll:
-    values = [int(v) for v in rng.integers(1, 7, dice)]
+def plan_roll(rng: np.random.Generator, dice: int, touching: bool, values: Sequence[int] | None = None) -> _Roll:
+    """A roll's path from the throw to rest. `values` sets the faces it comes to rest on (drawn from `rng`
+    when not given; the generator is advanced the same either way, so the paths do not depend on it)."""
+    drawn = [int(v) for v in rng.integers(1, 7, dice)]
+    if values is not None and len(values) != dice:
+        raise ValueError(f"a roll of {dice} dice needs {dice} values, got {list(values)}")
+    values = [int(v) for v in values] if values is not None else drawn
     rests = _place_dice(rng, dice, touching)
     side = rng.choice([-1, 1])
     starts = [np.array([side * (TRAY_MM[0] / 2 - 10), rng.uniform(-40, 40)]) for _ in range(dice)]
@@ -562,7 +567,7 @@ def _plan_roll(rng: np.random.Generator, dice: int, touching: bool) -> _Roll:
     return _Roll(values, rests, yaws, starts, axes, spins, stop_after)
 
 
-def _tumble_pose(plan: _Roll, d: int, elapsed: float) -> _DiePose:
+def tumble_pose(plan: _Roll, d: int, elapsed: float) -> _DiePose:
     """The pose of die `d` `elapsed` seconds after the throw: decelerating along its path, spinning less
     and less, and exactly at rest from its stop time on."""
     remaining = max(0.0, 1.0 - elapsed / plan.stop_after[d])
