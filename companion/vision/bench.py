@@ -44,27 +44,38 @@ def build_frames(count: int = 8):
     return frames
 
 
-def _read_frame():
+def _timed(name: str, make_call):
+    """Median time of `make_call(frames)()` over the benchmark frames, one core."""
     import cv2
-
-    from .pips import PipReader
 
     if not data_root().is_dir():
         from ..bench import Result
 
-        return Result("read_1280x720", "ms", float("nan"), TARGET_MS, note=f"not measured: no photos at {data_root()}")
+        return Result(name, "ms", float("nan"), TARGET_MS, note=f"not measured: no photos at {data_root()}")
     cv2.setNumThreads(1)
-    reader = PipReader()
     frames = build_frames()
+    call = make_call()
     index = [0]
 
     def one():
-        reader.read(frames[index[0] % len(frames)])
+        call(frames[index[0] % len(frames)])
         index[0] += 1
 
     samples = time_calls(one, repeat=60, warmup=4)
-    return summarise("read_1280x720", samples, TARGET_MS, note="one core (cv2.setNumThreads(1)); a Pi 4 core is 3-4x slower")
+    return summarise(name, samples, TARGET_MS, note="one core (cv2.setNumThreads(1)); a Pi 4 core is 3-4x slower")
+
+
+def _read_frame():
+    from .readers import get_reader
+
+    return _timed("read_1280x720", lambda: get_reader("pips").read)
+
+
+def _detect_frame():
+    from .pips.detector import PipDetector
+
+    return _timed("detect_1280x720", lambda: PipDetector().find)
 
 
 def benchmarks() -> list[Benchmark]:
-    return [Benchmark("read_1280x720", _read_frame)]
+    return [Benchmark("read_1280x720", _read_frame), Benchmark("detect_1280x720", _detect_frame)]
