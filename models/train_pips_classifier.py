@@ -185,6 +185,9 @@ def main() -> int:
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--real-weight", type=float, default=3.0, help="how often a real patch is drawn vs a synthetic one")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--checkpoint", type=Path, help="save the torch weights here (to resume with --init)")
+    parser.add_argument("--init", type=Path, help="start from these torch weights instead of random ones")
+    parser.add_argument("--lr", type=float, default=3e-3)
     args = parser.parse_args()
     torch.set_num_threads(2)
     torch.manual_seed(args.seed)
@@ -203,9 +206,11 @@ def main() -> int:
     sampler_weights = torch.from_numpy(weights / weights.sum())
 
     net = Net()
+    if args.init:
+        net.load_state_dict(torch.load(args.init))
     steps_per_epoch = 50
-    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=args.steps)
+    optimiser = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr, total_steps=args.steps)
     for epoch in range(args.steps // steps_per_epoch):
         net.train()
         start, total = time.time(), 0.0
@@ -222,6 +227,9 @@ def main() -> int:
         accuracy = (logits.argmax(1) == v).float().mean().item()
         print(f"step {(epoch + 1) * steps_per_epoch}: loss {total / steps_per_epoch:.3f}, real validation {accuracy:.2%} "
               f"({time.time() - start:.0f}s)", flush=True)
+        export(net, fit_temperature(logits, v), args.out)  # a usable model at every stage of a long run
+        if args.checkpoint:
+            torch.save(net.state_dict(), args.checkpoint)
 
     logits, v = evaluate(net, *val_real, g, augmented=False)
     augmented_logits, augmented_v = evaluate(net, *val_real, g, augmented=True)
@@ -230,6 +238,8 @@ def main() -> int:
     print("real validation, centred:\n" + accuracy_table(logits, v))
     print("real validation, augmented:\n" + accuracy_table(augmented_logits, augmented_v))
     export(net, temperature, args.out)
+    if args.checkpoint:
+        torch.save(net.state_dict(), args.checkpoint)
     print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
     return 0
 

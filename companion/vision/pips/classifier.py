@@ -32,38 +32,31 @@ class ModelMissing(FileNotFoundError):
     pass
 
 
-def _grey(frame_bgr: np.ndarray) -> np.ndarray:
-    import cv2
-
-    if frame_bgr.ndim == 2:
-        return frame_bgr
-    if frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
-        raise ValueError(f"expected a BGR image (height × width × 3), got shape {frame_bgr.shape}")
-    return cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
-
-
-def cut_crops(grey: np.ndarray, centers: Sequence[tuple[float, float]], sizes: Sequence[float],
+def cut_crops(image: np.ndarray, centers: Sequence[tuple[float, float]], sizes: Sequence[float],
               out_px: int = INPUT_PX, context: float = CONTEXT) -> np.ndarray:
-    """uint8 crops (n, out_px, out_px): each `context × size` pixels square around its centre, resampled
-    with area averaging so small and large dice end up equally sharp. Pixels outside the frame repeat
-    the border."""
+    """uint8 grey crops (n, out_px, out_px) of a grey or BGR image: each `context × size` pixels square
+    around its centre, resampled with area averaging so small and large dice end up equally sharp.
+    Pixels outside the image repeat the border. Only the crops are turned grey, never the whole frame."""
     import cv2
 
+    if image.ndim == 3 and image.shape[2] != 3 or image.ndim not in (2, 3):
+        raise ValueError(f"expected a grey or BGR image, got shape {image.shape}")
     crops = np.empty((len(centers), out_px, out_px), np.uint8)
     for i, ((cx, cy), size) in enumerate(zip(centers, sizes)):
         if not size > 0:
             raise ValueError(f"candidate {i} has size {size}; a die's face size must be positive")
         side = max(out_px // 4, int(round(context * size)))
-        patch = cv2.getRectSubPix(grey, (side, side), (float(cx), float(cy)))
+        patch = cv2.getRectSubPix(image, (side, side), (float(cx), float(cy)))
         interpolation = cv2.INTER_AREA if side > out_px else cv2.INTER_LINEAR
-        crops[i] = cv2.resize(patch, (out_px, out_px), interpolation=interpolation)
+        patch = cv2.resize(patch, (out_px, out_px), interpolation=interpolation)
+        crops[i] = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch
     return crops
 
 
 def canonical_patches(frame_bgr: np.ndarray, centers, sizes) -> np.ndarray:
     """Training patches (n, PATCH_PX, PATCH_PX): the same cut as `cut_crops`, wider, so that the
     input crop is the patch's middle `INPUT_PX` square at scale 1."""
-    return cut_crops(_grey(frame_bgr), centers, sizes, PATCH_PX, PATCH_CONTEXT)
+    return cut_crops(frame_bgr, centers, sizes, PATCH_PX, PATCH_CONTEXT)
 
 
 def normalise(crops: np.ndarray) -> np.ndarray:
@@ -75,15 +68,28 @@ def normalise(crops: np.ndarray) -> np.ndarray:
 
 
 def _conv3x3_relu_pool(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
-    """3×3 convolution (padding 1) + ReLU + 2×2 max pool, as one matrix product over im2col columns."""
-    n, c, h, w = x.shape
-    padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
-    windows = np.lib.stride_tricks.sliding_window_view(padded, (3, 3), axis=(2, 3))  # n, c, h, w, 3, 3
-    columns = windows.transpose(0, 2, 3, 1, 4, 5).reshape(n * h * w, c * 9)
-    out = columns @ weight.reshape(weight.shape[0], -1).T + bias  # n*h*w, k
-    np.maximum(out, 0, out=out)
-    out = out.reshape(n, h // 2, 2, w // 2, 2, -1).max(axis=(2, 4))  # n, h/2, w/2, k
-    return np.ascontiguousarray(out.transpose(0, 3, 1, 2))
+    """3×3 convolution (padding 1) + ReLU + 2×2 max pool on channels-last activations (n, h, w, c).
+    `weight` is (9·c, k), rows ordered (dy, dx, c). Pooling comes before bias and ReLU (the same result,
+    on a quarter of the values); with one input channel the nine shifts form one im2col product, with
+    more each shift is its own product, added up, which saves interleaving the columns."""
+    n, h, w, c = x.shape
+    k = weight.shape[1]
+    padded = np.zeros((n, h + 2, w + 2, c), np.float32)
+    padded[:, 1:-1, 1:-1] = x
+    if c == 1:
+        columns = np.concatenate([padded[:, dy:dy + h, dx:dx + w] for dy in range(3) for dx in range(3)], axis=3)
+        out = columns.reshape(n * h * w, 9) @ weight
+    else:
+        out = np.zeros((n * h * w, k), np.float32)
+        for d in range(9):
+            dy, dx = divmod(d, 3)
+            out += padded[:, dy:dy + h, dx:dx + w].reshape(n * h * w, c) @ weight[d * c:(d + 1) * c]
+    rows = out.reshape(n * h // 2, 2, w * k)
+    pooled = np.maximum(rows[:, 0], rows[:, 1]).reshape(n * h // 2, w // 2, 2, k)
+    pooled = np.maximum(pooled[:, :, 0], pooled[:, :, 1])
+    pooled += bias
+    np.maximum(pooled, 0, out=pooled)
+    return pooled.reshape(n, h // 2, w // 2, k)
 
 
 class PipClassifier:
@@ -94,21 +100,30 @@ class PipClassifier:
         if not path.is_file():
             raise ModelMissing(f"no pip classifier weights at {path}; train them with models/train_pips_classifier.py")
         with np.load(path) as data:
-            self.convs = [(data[f"conv{i}_w"].astype(np.float32), data[f"conv{i}_b"].astype(np.float32))
-                          for i in range(int(data["conv_layers"]))]
-            self.dense = [(data[f"dense{i}_w"].astype(np.float32), data[f"dense{i}_b"].astype(np.float32))
-                          for i in range(int(data["dense_layers"]))]
+            conv_layers, dense_layers = int(data["conv_layers"]), int(data["dense_layers"])
+            # Stored as torch lays them out: conv (k, c, 3, 3), dense (out, in) over (c, h, w) features.
+            self.convs = []
+            for i in range(conv_layers):
+                weight = data[f"conv{i}_w"].astype(np.float32)
+                matrix = weight.transpose(2, 3, 1, 0).reshape(-1, weight.shape[0])
+                self.convs.append((np.ascontiguousarray(matrix), data[f"conv{i}_b"].astype(np.float32)))
+            self.dense = [(np.ascontiguousarray(data[f"dense{i}_w"].astype(np.float32).T), data[f"dense{i}_b"].astype(np.float32))
+                          for i in range(dense_layers)]
             self.temperature = float(data["temperature"])
             self.input_px = int(data["input_px"])
             self.context = float(data["context"])
+        channels = self.convs[-1][0].shape[1]
+        side = self.input_px // 2 ** conv_layers
+        first = self.dense[0][0].reshape(channels, side, side, -1).transpose(1, 2, 0, 3).reshape(channels * side * side, -1)
+        self.dense[0] = (np.ascontiguousarray(first), self.dense[0][1])
 
     def logits(self, normalised: np.ndarray) -> np.ndarray:
-        x = normalised
+        x = normalised.transpose(0, 2, 3, 1)
         for weight, bias in self.convs:
             x = _conv3x3_relu_pool(x, weight, bias)
         x = x.reshape(len(x), -1)
         for i, (weight, bias) in enumerate(self.dense):
-            x = x @ weight.T + bias
+            x = x @ weight + bias
             if i < len(self.dense) - 1:
                 np.maximum(x, 0, out=x)
         return x
@@ -127,8 +142,7 @@ class PipClassifier:
         candidates = list(candidates)
         if not candidates:
             return []
-        grey = _grey(frame_bgr)
-        crops = cut_crops(grey, [c.center for c in candidates], [c.size for c in candidates],
+        crops = cut_crops(frame_bgr, [c.center for c in candidates], [c.size for c in candidates],
                           self.input_px, self.context)
         p = self.probabilities(crops)
         best = p.argmax(axis=1)

@@ -100,3 +100,97 @@ def false_candidates(truth: list[Candidate], shape: tuple[int, int], rng: np.ran
             out.append(Candidate((x, y), size))
             placed += 1
     return out
+
+
+@dataclasses.dataclass
+class ClassifierScore:
+    """How the classifier did on one set: label-centred dice and false candidates."""
+
+    confusion: np.ndarray  # 7 × 7, truth (0 = false candidate) × answer
+    confidences: list[tuple[float, bool]]  # (confidence, right) per answer
+    ms_per_frame: list[float]
+
+    @property
+    def dice(self) -> int:
+        return int(self.confusion[1:].sum())
+
+    @property
+    def die_accuracy(self) -> float:
+        return float(np.trace(self.confusion[1:, 1:]) / max(1, self.dice))
+
+    @property
+    def false_candidates(self) -> int:
+        return int(self.confusion[0].sum())
+
+    @property
+    def false_rejected(self) -> float:
+        return float(self.confusion[0, 0] / max(1, self.false_candidates))
+
+    def accuracy_above(self, threshold: float) -> tuple[float, float]:
+        """(share right among answers at least this confident, share of answers that are)."""
+        kept = [right for confidence, right in self.confidences if confidence >= threshold]
+        return sum(kept) / max(1, len(kept)), len(kept) / max(1, len(self.confidences))
+
+    def report(self, title: str) -> str:
+        per_value = ", ".join(f"{v}: {self.confusion[v, v]}/{self.confusion[v].sum()}" for v in range(1, 7))
+        lines = [
+            f"{title}: {self.dice} dice, {self.false_candidates} false candidates",
+            f"  dice read right: {self.die_accuracy:.1%}; per value {per_value}",
+            f"  false candidates rejected (read 0): {self.false_rejected:.1%}",
+            "  confident answers (>= 0.9): {:.1%} right, {:.1%} of answers".format(*self.accuracy_above(0.9)),
+            f"  classify time per photo: median {median(self.ms_per_frame):.2f} ms",
+            "  confusion (truth -> read; 0 = not a face):",
+            "        " + "".join(f"{c:>6}" for c in range(7)),
+        ]
+        lines += [f"    {t}   " + "".join(f"{n:>6}" for n in self.confusion[t]) for t in range(7)]
+        return "\n".join(lines)
+
+
+def score_classifier(images, box_kind: str, classify, seed: int = 0) -> ClassifierScore:
+    """Run `classify(frame, candidates)` on every photo's label-centred dice and false candidates."""
+    import time
+
+    import cv2
+
+    rng = np.random.default_rng(seed)
+    confusion = np.zeros((7, 7), int)
+    confidences, times = [], []
+    for image in images:
+        frame = cv2.imread(str(image.path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise OSError(f"cannot decode {image.path}")
+        truth = label_candidates(image, box_kind)
+        negatives = false_candidates(truth, frame.shape[:2], rng)
+        start = time.perf_counter()
+        answers = classify(frame, truth + negatives)
+        times.append((time.perf_counter() - start) * 1e3)
+        for expected, (value, confidence) in zip([d.value for d in image.dice] + [0] * len(negatives), answers):
+            confusion[expected, value] += 1
+            confidences.append((confidence, value == expected))
+    return ClassifierScore(confusion, confidences, times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the classifier's scores on the real sets, dev and held-out apart."""
+    import argparse
+    from pathlib import Path
+
+    import cv2
+
+    from ..evaluate import load_set
+    from .classifier import classify_dice
+
+    parser = argparse.ArgumentParser(prog="python -m companion.vision.pips.classifier_data",
+                                     description="score the pip classifier on label-centred crops")
+    parser.add_argument("data", type=Path, help="the folder holding the real sets (shared/data/dice-real)")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    for name, box_kind in BOX_KINDS.items():
+        for split in ("dev", "holdout"):
+            score = score_classifier(load_set(args.data / name, split), box_kind, classify_dice)
+            print(score.report(f"{name} [{split}]"))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
