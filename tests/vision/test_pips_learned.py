@@ -142,3 +142,10 @@ def test_reader_refuses_a_classifier_that_skips_candidates():
 def test_reader_refuses_a_grey_image():
     with pytest.raises(ValueError, match="BGR"):
         LearnedPipReader(detector=_FixedDetector([])).read(np.zeros((10, 10), np.uint8))
+
+
+def test_a_missing_model_file_is_named_in_the_error(tmp_path):
+    from companion.vision.pips.detector import ModelMissing
+
+    with pytest.raises(ModelMissing, match="nowhere.onnx"):
+        PipDetector(tmp_path / "nowhere.onnx")
