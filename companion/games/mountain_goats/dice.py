@@ -66,6 +66,12 @@ def split_moves(dice: tuple[int, ...], big_mountain: bool) -> tuple[tuple[tuple[
 
 
 @lru_cache(maxsize=None)
+def big_sums(dice: tuple[int, ...], big_mountain: bool) -> frozenset[int]:
+    """Every Big Mountain sum (11–24) some plan of these dice uses; `dice` must be sorted."""
+    return frozenset(s for _, bigs in split_moves(dice, big_mountain) for s in bigs)
+
+
+@lru_cache(maxsize=None)
 def most_groups(dice: tuple[int, ...]) -> tuple[int, ...]:
     """For each mountain 5–10, the most groups of that sum one choice of these dice can make."""
     options = moves(dice, False)

@@ -25,33 +25,15 @@ Readings where the rulebook leaves a choice open (what a family at the table wou
 from __future__ import annotations
 
 import copy
-import dataclasses
-import itertools
 import random
-from typing import Any, ClassVar, Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 from ..api import (CHANCE, TERMINAL, Action, ActionCodec, BadConfig, ChanceRequest, Game, IllegalAction, Player,
                    State, Variant)
 from . import board as boards
-from .dice import BIG_SPACES, DICE_COUNT, FACES, MOUNTAINS, split_moves
-
-ON_BIG = -1  # the position of a goat that stands on the Big Mountain
-
-
-@dataclasses.dataclass(frozen=True)
-class Roll(Action):
-    """The chance outcome: the four dice as they show."""
-    kind: ClassVar[str] = "roll"
-    dice: tuple[int, ...]
-
-
-@dataclasses.dataclass(frozen=True)
-class Move(Action):
-    """The player's plan for the roll: `steps` are the acting groups of 5–10 (sorted mountain numbers, a
-    mountain twice for two groups), `big` the Big Mountain moves as sorted (space, mountain left) pairs."""
-    kind: ClassVar[str] = "move"
-    steps: tuple[int, ...] = ()
-    big: tuple[tuple[int, int], ...] = ()
+from .actions import Move, Roll
+from .dice import BIG_SPACES, DICE_COUNT, FACES, MOUNTAINS
+from .plans import ON_BIG, distinct_plans
 
 
 def join_words(items: list[str]) -> str:
@@ -95,7 +77,7 @@ class MountainGoatsState(State):
         self.dice: tuple[int, ...] | None = None
         self.turns = 0
         self.over = False
-        self._legal: list[Move] | None = None
+        self._legal: tuple[Move, ...] | None = None
 
     # -- whose turn ----------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -138,57 +120,25 @@ class MountainGoatsState(State):
             self._legal = self._plans()
         return list(self._legal)
 
-    def _plans(self) -> list[Move]:
-        pos = self.pos[self.current]
-        candidates = set()
-        for ordinary, bigs in split_moves(tuple(sorted(self.dice)), self.big_mountain):
-            away = sorted({m for m in ordinary if pos[m - 5] == ON_BIG})
-            for returning in itertools.chain.from_iterable(
-                    itertools.combinations(away, r) for r in range(len(away) + 1)):
-                steps = tuple(m for m in ordinary if pos[m - 5] != ON_BIG or m in returning)
-                for big in self._big_choices(steps, bigs):
-                    candidates.add((len(steps) + len(big), steps, big))
-        plans: dict[Any, Move] = {}
-        for _, steps, big in sorted(candidates):
-            effect = self._effect(steps, big)
-            if effect not in plans:
-                plans[effect] = Move(steps, big)
-        return list(plans.values())
+    def _check(self, action: Action) -> None:
+        if self.over:
+            raise IllegalAction("the game is over")
+        if self.dice is None:
+            return self._check_chance(action)
+        if self._legal is None:
+            self._legal = self._plans()
+        for legal in self._legal:  # actions picked from legal_actions() are these very objects
+            if legal is action:
+                return
+        if action not in self._legal:
+            raise IllegalAction(f"{self.describe_safely(action)} is not a legal action now")
 
-    def _big_choices(self, steps: tuple[int, ...], bigs: tuple[int, ...]) -> list[tuple[tuple[int, int], ...]]:
-        out: list[tuple[tuple[int, int], ...]] = [()]
-        spaces = sorted({s for s in bigs if s not in self.big})
-        if not spaces:
-            return out
-        pos = self.pos[self.current]
-        sources = [m for m in MOUNTAINS if pos[m - 5] != ON_BIG or m in steps]
-        for r in range(1, min(len(spaces), len(sources)) + 1):
-            for chosen in itertools.combinations(spaces, r):
-                for from_mountains in itertools.permutations(sources, r):
-                    out.append(tuple(zip(chosen, from_mountains)))
-        return out
-
-    def _effect(self, steps: tuple[int, ...], big: tuple[tuple[int, int], ...]) -> tuple[Any, ...]:
-        """What a plan changes for the player: goats, tokens taken, goats knocked off, Big Mountain."""
-        pos = list(self.pos[self.current])
-        taken = [0] * len(MOUNTAINS)
-        knocks = []
-        for m in steps:
-            i = m - 5
-            if pos[i] == ON_BIG:
-                pos[i] = 0
-                continue
-            if pos[i] < self.summits[i]:
-                pos[i] += 1
-                if pos[i] < self.summits[i]:
-                    continue
-                if self._summit_goat(i) is not None:
-                    knocks.append(m)
-            if self.tokens_left[i] > taken[i]:
-                taken[i] += 1
-        for _, m in big:
-            pos[m - 5] = ON_BIG
-        return tuple(pos), tuple(taken), tuple(knocks), big
+    def _plans(self) -> tuple[Move, ...]:
+        current, summits = self.current, self.summits
+        rivals = [row for player, row in enumerate(self.pos) if player != current]
+        rivals_on_summit = [top in column for top, column in zip(summits, zip(*rivals))]
+        return distinct_plans(tuple(sorted(self.dice)), self.big_mountain, self.pos[current], summits,
+                              self.tokens_left, rivals_on_summit, tuple(self.big))
 
     def _summit_goat(self, i: int) -> int | None:
         """The player (other than the current one) whose goat stands on the summit of mountain index i."""
