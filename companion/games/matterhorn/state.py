@@ -43,6 +43,7 @@ Readings where the rulebook is open, chosen as a family at the table would expec
 from __future__ import annotations
 
 import random
+from itertools import compress
 from functools import lru_cache
 from operator import attrgetter
 from typing import Any, Mapping
@@ -52,6 +53,7 @@ from . import dice as dicemath
 from .actions import (CODEC, Action, ClimbSummit, Eliminate, EndMoves, MoveClimber, NoObstacle, PlaceClimber,
                       PlaceObstacle, PlaceToken, ReclaimObstacle, RemoveObstacle, Roll, RollAgain, SetupRoll, Stop)
 from .board import OFF_BOARD, SUMMIT, Board, load_matterhorn_board
+from .tables import tables_for
 
 EMPTY, OBSTACLE, ACTION_TOKEN = 0, 1, 2
 CLIMBER = 10
@@ -70,14 +72,9 @@ _SCALARS = ("phase", "player", "supply", "rollers", "setup_rolls", "place_order"
 
 _get_scalars = attrgetter(*_SCALARS)
 
-# Actions hold only lines and circles, so one object per distinct action serves every state and board.
-_move = lru_cache(maxsize=None)(MoveClimber)
-_remove = lru_cache(maxsize=None)(RemoveObstacle)
-_place_obstacle = lru_cache(maxsize=None)(PlaceObstacle)
-_reclaim = lru_cache(maxsize=None)(ReclaimObstacle)
-_place_token = lru_cache(maxsize=None)(PlaceToken)
-_place_climber = lru_cache(maxsize=None)(PlaceClimber)
-_summit = lru_cache(maxsize=None)(ClimbSummit)
+_is_empty, _is_obstacle = EMPTY.__eq__, OBSTACLE.__eq__
+_roll = lru_cache(maxsize=None)(Roll)
+"""One Roll object per distinct roll (9,330 ordered rolls of one to five dice)."""
 _END_MOVES, _ROLL_AGAIN, _STOP, _NO_OBSTACLE = EndMoves(), RollAgain(), Stop(), NoObstacle()
 
 
@@ -89,6 +86,7 @@ class MatterhornState(State):
         self.players = players
         self.two_action_summit = two_action_summit
         self.board = board
+        self._tables = tables_for(board)
         self.cells = [EMPTY] * board.size
         self.climbers = [OFF_BOARD] * (2 * len(players))
         self.phase = "setup_roll"
@@ -135,25 +133,33 @@ class MatterhornState(State):
 
     def _compute_legal(self) -> list[Action]:
         phase = self.phase
-        cells, where = self.cells, self.board.where
-        if phase == "setup_place":
-            return [_place_climber(where[c][1]) for c in self.board.cells_of(dicemath.LINES[-1]) if cells[c] == EMPTY]
-        if phase == "reclaim":
-            return [_reclaim(*where[c]) for c, v in enumerate(cells) if v == OBSTACLE]
+        cells, tables = self.cells, self._tables
         if phase == "choose":
             open_lines = self.open_lines_mask()
             return [action for bit, action in _choices(tuple(sorted(self.roll))) if open_lines & bit]
         if phase == "place":
-            return [_place_token(where[c][1]) for c in self.board.cells_of(self.line) if cells[c] == EMPTY]
-        if phase == "bonus":
-            return self._moves(budget=1) + [_END_MOVES]
+            start, end = self._line_span(self.line)
+            return list(compress(tables.place_token[start:end], map(_is_empty, cells[start:end])))
         if phase == "decide":
             return [_ROLL_AGAIN, _STOP] if self.supply > 0 else [_STOP]
-        if phase == "moves":
-            return self._moves(budget=self.moves_left) + [_END_MOVES]
+        if phase == "moves" or phase == "bonus":
+            moves = self._moves(budget=1 if phase == "bonus" else self.moves_left)
+            moves.append(_END_MOVES)
+            return moves
         if phase == "consolation":
-            return self._consolation_options() + [_NO_OBSTACLE]
+            options = self._consolation_options()
+            options.append(_NO_OBSTACLE)
+            return options
+        if phase == "setup_place":
+            start, end = self._line_span(dicemath.LINES[-1])
+            return list(compress(tables.place_climber[start:end], map(_is_empty, cells[start:end])))
+        if phase == "reclaim":
+            return list(compress(tables.reclaim, map(_is_obstacle, cells)))
         return []
+
+    def _line_span(self, line: int) -> tuple[int, int]:
+        start = self.board.first_cell[line]
+        return start, start + self.board.circles_per_line[line]
 
     def _where(self, cell: int) -> tuple[int, int]:
         return self.board.where[cell]
@@ -168,32 +174,33 @@ class MatterhornState(State):
         return mask
 
     def _moves(self, budget: int) -> list[Action]:
-        board, cells, me, climbers = self.board, self.cells, self.player, self.climbers
-        where = board.where
+        """Own climbers' moves (summit first), then opponents' climbers in seat order, then obstacle removals."""
+        tables, cells, climbers = self._tables, self.cells, self.climbers
+        mine = 2 * self.player
         out: list[Action] = []
         summit_cost = 2 if self.two_action_summit else 1
-        for k in (0, 1):
-            at = climbers[2 * me + k]
+        for k in (mine, mine + 1):
+            at = climbers[k]
             if at < 0:
                 continue
-            if where[at][0] == dicemath.LINES[0] and summit_cost <= budget:
-                out.append(_summit(k))
-            out += [_move(me, k, *where[to]) for to in board.own_steps[at] if cells[to] == EMPTY]
-        for other in range(len(self.players)):
-            if other == me:
-                continue
-            for k in (0, 1):
-                at = climbers[2 * other + k]
-                if at >= 0:
-                    out += [_move(other, k, *where[to]) for to in board.push_steps[at] if cells[to] == EMPTY]
-        out += [_remove(*where[c]) for c, v in enumerate(cells) if v == OBSTACLE]
+            if at < tables.top_cells and summit_cost <= budget:
+                out.append(tables.summit[k])
+            out += [move for to, move in tables.own_steps[k][at] if cells[to] == EMPTY]
+        for k, at in enumerate(climbers):
+            if at >= 0 and k != mine and k != mine + 1:
+                out += [move for to, move in tables.push_steps[k][at] if cells[to] == EMPTY]
+        out += compress(tables.remove, map(_is_obstacle, cells))
         return out
 
     def _consolation_options(self) -> list[Action]:
         if self.supply == 0:
             return []
-        where, used = self.board.where, self.used_lines
-        return [_place_obstacle(*where[c]) for c, v in enumerate(self.cells) if v == EMPTY and where[c][0] not in used]
+        cells, used, place = self.cells, self.used_lines, self._tables.place_obstacle
+        out: list[Action] = []
+        for line, start, end in self.board.spans:
+            if line not in used:
+                out += compress(place[start:end], map(_is_empty, cells[start:end]))
+        return out
 
     # -- chance -----------------------------------------------------------------------------------
     def chance_request(self) -> ChanceRequest | None:
@@ -212,7 +219,7 @@ class MatterhornState(State):
         if self.phase == "setup_roll":
             return SetupRoll(rng.choice(dicemath.FACES))
         if self.phase == "roll":
-            return Roll(tuple(rng.choices(dicemath.FACES, k=self.dice_in_play)))
+            return _roll(tuple(rng.choices(dicemath.FACES, k=self.dice_in_play)))
         return super().sample_chance(rng)
 
     def chance_action(self, values: list[Any]) -> Action:
@@ -240,6 +247,14 @@ class MatterhornState(State):
                     _die_value(value)
 
     # -- changing the state -----------------------------------------------------------------------
+    def apply(self, action: Action) -> None:
+        """The base class's apply (check, snapshot, change, remember) in one call: it runs for every action."""
+        self._check(action)
+        saved = self.cells[:], self.climbers[:], _get_scalars(self)
+        self._legal = None
+        _HANDLERS[action.kind](self, action)
+        self._undo_stack.append((action, saved))
+
     def _apply(self, action: Action) -> None:
         self._legal = None
         _HANDLERS[action.kind](self, action)
