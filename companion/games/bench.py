@@ -1,5 +1,6 @@
 """`companion bench games`: legal actions of a state (target 1 ms median) and a whole random 4-player game
-(target 50 ms median), for every game whose engine is present."""
+(target 50 ms median), for every game whose engine is present, and for the variants that change the work
+(Mountain Goats with the Big Mountain)."""
 from __future__ import annotations
 
 import importlib
@@ -13,6 +14,8 @@ from .simulate import play_random, player_names, random_step
 
 GAMES_TIMED = 200
 STATES_SAMPLED = 2000
+VARIANTS_TIMED = {"mountain-goats": [("big-mountain", {"big_mountain": True})]}
+"""Extra random-game lines: per game, (name suffix, variants)."""
 
 
 def _available() -> list[str]:
@@ -56,14 +59,15 @@ def _legal_actions(name: str) -> Result:
     return summarise(f"{name}/legal-actions", samples, 1.0, f"over {len(samples)} states from random 4-player games")
 
 
-def _whole_game(name: str) -> Result:
+def _whole_game(name: str, label: str = "", variants: dict | None = None) -> Result:
     game = get_game(name)
     samples = []
     for seed in range(GAMES_TIMED):
         start = time.perf_counter_ns()
-        play_random(game, _players(name), seed)
+        play_random(game, _players(name), seed, variants)
         samples.append((time.perf_counter_ns() - start) / 1e6)
-    return summarise(f"{name}/random-game", samples, 50.0, f"{len(_players(name))} players, seeded random legal choices")
+    return summarise(f"{name}{label}/random-game", samples, 50.0,
+                     f"{len(_players(name))} players, seeded random legal choices")
 
 
 def benchmarks() -> list[Benchmark]:
@@ -71,4 +75,7 @@ def benchmarks() -> list[Benchmark]:
     for name in _available():
         out.append(Benchmark(f"{name}/legal-actions", lambda name=name: _legal_actions(name)))
         out.append(Benchmark(f"{name}/random-game", lambda name=name: _whole_game(name)))
+        for suffix, variants in VARIANTS_TIMED.get(name, []):
+            out.append(Benchmark(f"{name}+{suffix}/random-game",
+                                 lambda name=name, suffix=suffix, variants=variants: _whole_game(name, f"+{suffix}", variants)))
     return out
