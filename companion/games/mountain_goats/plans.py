@@ -78,32 +78,57 @@ def candidates(dice: tuple[int, ...], big_mountain: bool, on_big: tuple[bool, ..
     """Every candidate plan in order, each as (its effect from the outcome table, its Big Mountain moves, the
     plan); of candidates that use the same groups per mountain and the same Big Mountain moves only the
     first is kept, as their effects are always the same."""
+    away = tuple(m for m in _ordinary_mountains(dice, big_mountain) if on_big[m - 5])
     found = set()
-    for ordinary, bigs in split_moves(dice, big_mountain):
-        away = sorted({m for m in ordinary if on_big[m - 5]})
-        for returning in itertools.chain.from_iterable(
-                itertools.combinations(away, r) for r in range(len(away) + 1)):
-            steps = tuple(m for m in ordinary if not on_big[m - 5] or m in returning)
-            for big in _big_choices(steps, bigs, on_big, occupied):
-                found.add((len(steps) + len(big), steps, big))
+    for steps, bigs in _step_choices(dice, big_mountain, away):
+        spaces = tuple(s for s in bigs if s not in occupied) if occupied else bigs
+        sources = tuple(m for m in MOUNTAINS if not on_big[m - 5] or m in steps)
+        groups = len(steps)
+        for big in _big_choices(spaces, sources):
+            found.add((groups + len(big), steps, big))
     out: dict[Any, Candidate] = {}
     for _, steps, big in sorted(found):
-        sent = {m for _, m in big}
-        cells = tuple(i * _ROW + (MOST_GROUPS + 1 if m in sent else 0) + steps.count(m) for i, m in enumerate(MOUNTAINS))
+        cells, candidate = _candidate(steps, big)
         if (cells, big) not in out:
-            out[cells, big] = (itemgetter(*cells), big, Move(steps, big))
+            out[cells, big] = candidate
     return tuple(out.values())
 
 
-def _big_choices(steps: tuple[int, ...], bigs: tuple[int, ...], on_big: tuple[bool, ...],
-                 occupied: tuple[int, ...]) -> list[tuple[tuple[int, int], ...]]:
+@lru_cache(maxsize=None)
+def _ordinary_mountains(dice: tuple[int, ...], big_mountain: bool) -> tuple[int, ...]:
+    return tuple(sorted({m for ordinary, _ in split_moves(dice, big_mountain) for m in ordinary}))
+
+
+@lru_cache(maxsize=4096)
+def _step_choices(dice: tuple[int, ...], big_mountain: bool,
+                  away: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """Per way to group the dice and choice of goats to bring back (`away`: the mountains of the dice whose
+    goat is on the Big Mountain): the acting groups of 5–10 and the distinct Big Mountain sums, sorted."""
+    out = []
+    for ordinary, bigs in split_moves(dice, big_mountain):
+        here = sorted({m for m in ordinary if m in away})
+        spaces = tuple(sorted(set(bigs)))
+        for returning in itertools.chain.from_iterable(
+                itertools.combinations(here, r) for r in range(len(here) + 1)):
+            steps = tuple(m for m in ordinary if m not in away or m in returning)
+            out.append((steps, spaces))
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _big_choices(spaces: tuple[int, ...], sources: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """No Big Mountain move, then every choice of free spaces (sorted) each with a different goat's mountain."""
     out: list[tuple[tuple[int, int], ...]] = [()]
-    spaces = sorted({s for s in bigs if s not in occupied})
-    if not spaces:
-        return out
-    sources = [m for m in MOUNTAINS if not on_big[m - 5] or m in steps]
     for r in range(1, min(len(spaces), len(sources)) + 1):
         for chosen in itertools.combinations(spaces, r):
             for from_mountains in itertools.permutations(sources, r):
                 out.append(tuple(zip(chosen, from_mountains)))
-    return out
+    return tuple(out)
+
+
+@lru_cache(maxsize=20_000)
+def _candidate(steps: tuple[int, ...], big: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], Candidate]:
+    """Where a plan's outcome per mountain sits in the outcome table, and the plan's candidate entry."""
+    sent = {m for _, m in big}
+    cells = tuple(i * _ROW + (MOST_GROUPS + 1 if m in sent else 0) + steps.count(m) for i, m in enumerate(MOUNTAINS))
+    return cells, (itemgetter(*cells), big, Move(steps, big))
