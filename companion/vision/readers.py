@@ -1,7 +1,8 @@
 """Dice readers by kind: `get_reader("pips" | "fruit" | "matcho", **options)`.
 
-A reader has `read(frame_bgr, tray=None) -> list[DieReading]`. Pip dice are read by
-`companion.vision.pips`; fruit and Matcho dice by `companion.vision.symbols` (its `get_reader(kind,
+A reader has `read(frame_bgr, tray=None) -> list[DieReading]`. Pip dice are read by the learned reader
+`companion.vision.pips.learned.LearnedPipReader` (the classical `companion.vision.pips.PipReader` is
+still there to compare); fruit and Matcho dice by `companion.vision.symbols` (its `get_reader(kind,
 **options)`), imported only when asked for.
 """
 from __future__ import annotations
@@ -17,9 +18,9 @@ class UnknownReader(ValueError):
 
 def get_reader(kind: str = "pips", **options):
     if kind == "pips":
-        from .pips import PipReader
+        from .pips.learned import LearnedPipReader
 
-        return PipReader(**options)
+        return LearnedPipReader(**options)
     if kind in ("fruit", "matcho"):
         try:
             symbols = importlib.import_module("companion.vision.symbols")

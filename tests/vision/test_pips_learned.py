@@ -149,3 +149,23 @@ def test_a_missing_model_file_is_named_in_the_error(tmp_path):
 
     with pytest.raises(ModelMissing, match="nowhere.onnx"):
         PipDetector(tmp_path / "nowhere.onnx")
+
+
+# set: least share of held-out dice the full reader (detector + classifier) reads right, most extra per photo
+READER_FLOORS = {"nell-byler-d6": (0.57, 1.3), "matteop65-d6": (0.92, 0.25)}
+
+
+def test_the_pips_reader_is_the_learned_one():
+    from companion.vision.readers import get_reader
+
+    assert isinstance(get_reader("pips"), LearnedPipReader)
+
+
+@pytest.mark.parametrize("name", sorted(READER_FLOORS))
+def test_learned_reader_on_held_out_photos(name):
+    from companion.vision.evaluate import score_set
+
+    score = score_set(_images(name, "holdout"), LearnedPipReader())
+    floor, most_extra = READER_FLOORS[name]
+    assert score.die_accuracy >= floor, f"{name} [holdout]: {score.die_accuracy:.1%} of dice right, floor {floor:.0%}"
+    assert score.extra / len(score.images) <= most_extra
