@@ -64,8 +64,8 @@ CHANCE_PHASES = ("setup_roll", "roll")
 PHASES = ("setup_roll", "setup_place", "reclaim", "roll", "choose", "place", "bonus", "decide", "moves",
           "consolation", "over")
 
-# Everything but the board lists is immutable, so an undo snapshot is two list copies and this tuple (the
-# base class's deep copy dominated a random game's time).
+# Everything but the board lists is immutable, so an undo snapshot is those lists frozen (see _save) and this
+# tuple (the base class's deep copy dominated a random game's time).
 _SCALARS = ("phase", "player", "supply", "rollers", "setup_rolls", "place_order", "placed", "dice_in_play",
             "eliminated", "roll", "line", "used_lines", "moves_left", "winner")
 
@@ -250,7 +250,7 @@ class MatterhornState(State):
     def apply(self, action: Action) -> None:
         """The base class's apply (check, snapshot, change, remember) in one call: it runs for every action."""
         self._check(action)
-        saved = self.cells[:], self.climbers[:], _get_scalars(self)
+        saved = bytes(self.cells), tuple(self.climbers), _get_scalars(self)
         self._legal = None
         _HANDLERS[action.kind](self, action)
         self._undo_stack.append((action, saved))
@@ -551,12 +551,14 @@ class MatterhornState(State):
         return state
 
     def _save(self) -> Any:
-        return self.cells[:], self.climbers[:], _get_scalars(self)
+        """Cells as bytes (every code is below 256) and tuples: a game keeps one snapshot per action, and
+        immutable ones cost the garbage collector nothing once it has seen them."""
+        return bytes(self.cells), tuple(self.climbers), _get_scalars(self)
 
     def _load(self, saved: Any) -> None:
         cells, climbers, scalars = saved
-        self.cells = cells[:]
-        self.climbers = climbers[:]
+        self.cells = list(cells)
+        self.climbers = list(climbers)
         for name, value in zip(_SCALARS, scalars):
             setattr(self, name, value)
         self._legal = None

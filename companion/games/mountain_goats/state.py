@@ -251,12 +251,20 @@ class MountainGoatsState(State):
 
     # -- saving --------------------------------------------------------------------------------
     def _save(self) -> Any:
-        return (self.current, self.dice, self.over, self.turns, [r[:] for r in self.pos], dict(self.big),
-                self.tokens_left[:], [r[:] for r in self.held], self.bonus_left[:], [r[:] for r in self.bonus_held])
+        """Tuples only: a game keeps one snapshot per action, and immutable ones cost the garbage collector
+        nothing once it has seen them."""
+        return (self.current, self.dice, self.over, self.turns, tuple(map(tuple, self.pos)), tuple(self.big.items()),
+                tuple(self.tokens_left), tuple(map(tuple, self.held)), tuple(self.bonus_left),
+                tuple(map(tuple, self.bonus_held)))
 
     def _load(self, saved: Any) -> None:
-        (self.current, self.dice, self.over, self.turns, self.pos, self.big,
-         self.tokens_left, self.held, self.bonus_left, self.bonus_held) = saved
+        (self.current, self.dice, self.over, self.turns, pos, big, tokens_left, held, bonus_left, bonus_held) = saved
+        self.pos = [list(row) for row in pos]
+        self.big = dict(big)
+        self.tokens_left = list(tokens_left)
+        self.held = [list(row) for row in held]
+        self.bonus_left = list(bonus_left)
+        self.bonus_held = [list(row) for row in bonus_held]
         self._legal = None
 
     def scratch(self) -> "MountainGoatsState":
