@@ -43,9 +43,9 @@ Readings where the rulebook is open, chosen as a family at the table would expec
 from __future__ import annotations
 
 import random
-from itertools import compress
+from itertools import compress, repeat
+from operator import attrgetter, is_
 from functools import lru_cache
-from operator import attrgetter
 from typing import Any, Mapping
 
 from ..api import CHANCE, TERMINAL, BadConfig, ChanceRequest, IllegalAction, Player, State
@@ -123,20 +123,18 @@ class MatterhornState(State):
             return self._check_chance(action)
         if self.phase == "over":
             raise IllegalAction("the game is over")
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        for legal in self._legal:  # actions picked from legal_actions() are these very objects
-            if legal is action:
-                return
-        if action not in self._legal:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        # Actions picked from legal_actions() are these very objects, so identity settles most checks.
+        if not any(map(is_, legal, repeat(action))) and action not in legal:
             raise IllegalAction(f"{self.describe_safely(action)} is not a legal action now")
 
     def _compute_legal(self) -> list[Action]:
         phase = self.phase
         cells, tables = self.cells, self._tables
         if phase == "choose":
-            open_lines = self.open_lines_mask()
-            return [action for bit, action in _choices(tuple(sorted(self.roll))) if open_lines & bit]
+            return self._choose_options(self.open_lines_mask())
         if phase == "place":
             start, end = self._line_span(self.line)
             return list(compress(tables.place_token[start:end], map(_is_empty, cells[start:end])))
@@ -156,6 +154,9 @@ class MatterhornState(State):
         if phase == "reclaim":
             return list(compress(tables.reclaim, map(_is_obstacle, cells)))
         return []
+
+    def _choose_options(self, open_lines: int) -> list[Action]:
+        return [action for bit, action in _choices(tuple(sorted(self.roll))) if open_lines & bit]
 
     def _line_span(self, line: int) -> tuple[int, int]:
         start = self.board.first_cell[line]
@@ -185,10 +186,14 @@ class MatterhornState(State):
                 continue
             if at < tables.top_cells and summit_cost <= budget:
                 out.append(tables.summit[k])
-            out += [move for to, move in tables.own_steps[k][at] if cells[to] == EMPTY]
+            for to, move in tables.own_steps[k][at]:
+                if cells[to] == EMPTY:
+                    out.append(move)
         for k, at in enumerate(climbers):
             if at >= 0 and k != mine and k != mine + 1:
-                out += [move for to, move in tables.push_steps[k][at] if cells[to] == EMPTY]
+                for to, move in tables.push_steps[k][at]:
+                    if cells[to] == EMPTY:
+                        out.append(move)
         out += compress(tables.remove, map(_is_obstacle, cells))
         return out
 
@@ -249,7 +254,7 @@ class MatterhornState(State):
     # -- changing the state -----------------------------------------------------------------------
     def apply(self, action: Action) -> None:
         """The base class's apply (check, snapshot, change, remember) in one call: it runs for every action."""
-        self._check(action)
+        self._check(action)  # before the snapshot: an illegal action changes nothing
         saved = bytes(self.cells), tuple(self.climbers), _get_scalars(self)
         self._legal = None
         _HANDLERS[action.kind](self, action)
@@ -295,9 +300,10 @@ class MatterhornState(State):
 
     def _on_roll(self, action: Roll) -> None:
         self.roll = tuple(action.dice)
-        reach = dicemath.reach_mask(self.roll)
-        if reach & self.open_lines_mask():
+        open_lines = self.open_lines_mask()
+        if dicemath.reach_mask(self.roll) & open_lines:
             self.phase = "choose"
+            self._legal = self._choose_options(open_lines)
             return
         self._flip_action_tokens()
         self.phase = "consolation" if self._consolation_options() else self._end_turn()
