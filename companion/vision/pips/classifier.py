@@ -92,10 +92,20 @@ def _conv3x3_relu_pool(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> n
     return pooled.reshape(n, h // 2, w // 2, k)
 
 
+def _one_blas_thread() -> None:
+    """Limit numpy's BLAS to one thread, process-wide. The network's products are small (25 crops make
+    matrices of a few thousand rows): a second BLAS thread only adds hand-offs, and on a busy machine, or a
+    Pi whose cores also serve the camera and the page, it made a 1280×720 frame 20 times slower."""
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1, user_api="blas")
+
+
 class PipClassifier:
     """The network: three conv(3×3)+ReLU+maxpool stages, a hidden dense layer, 7 outputs (0 and 1–6)."""
 
     def __init__(self, path: str | Path = MODEL_PATH):
+        _one_blas_thread()
         path = Path(path)
         if not path.is_file():
             raise ModelMissing(f"no pip classifier weights at {path}; train them with models/train_pips_classifier.py")
