@@ -116,24 +116,9 @@ def _banana_choice(state: State, action: Any, rng: random.Random, t: int) -> lis
 
 
 def _pick(game: str, state: State, rng: random.Random):
-    """A random legal choice; for Matterhorn weighted towards climbing, so a demo game ends in minutes
-    (uniformly random climbers wander for thousands of steps)."""
-    actions = state.legal_actions()
-    if game != "matterhorn":
-        return rng.choice(actions)
-    data = state.to_json()
-    me = state.current_player()
-    weights = []
-    for action in actions:
-        a = action.to_json()
-        weight = 1.0
-        if a["kind"] == "summit":
-            weight = 200.0
-        elif a["kind"] == "move":
-            spot = data["climbers"][a["owner"]][a["climber"]]
-            upward = isinstance(spot, list) and a["line"] < spot[0]
-            weight = (20.0 if upward else 0.3) if a["owner"] == me else 0.1
-        elif a["kind"] == "end_moves":
-            weight = 0.2
-        weights.append(weight)
-    return rng.choices(actions, weights)[0]
+    """A random legal choice; for Matterhorn leaning towards climbing, so a demo game ends in minutes."""
+    if game == "matterhorn":
+        from ..games.matterhorn.policy import climbing_choice
+
+        return climbing_choice(state, rng)
+    return rng.choice(state.legal_actions())
