@@ -10,6 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from .generated import write_or_check
 from .hubprotocol import hub_sensors, pinmap_id
 from .pinmap import SHIPPED_PIN_MAP, PinMap, load_pin_map
 
@@ -42,15 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     text = render(load_pin_map(args.pin_map))
     out = Path(args.out)
-    if args.check:
-        current = out.read_text(encoding="utf-8") if out.exists() else ""
-        if current != text:
-            print(f"{out} is out of date with the pin map; run `python -m companion.sensors.hubpins`", file=sys.stderr)
-            return 1
-        return 0
-    out.write_text(text, encoding="utf-8")
-    print(f"wrote {out}")
-    return 0
+    return write_or_check(out, text, args.check, "python -m companion.sensors.hubpins")
 
 
 if __name__ == "__main__":

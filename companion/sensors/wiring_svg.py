@@ -10,6 +10,7 @@ import sys
 from html import escape
 from pathlib import Path
 
+from .generated import write_or_check
 from .pinmap import HEADER_GPIO_TO_PIN, RESERVED_GPIO, SHIPPED_PIN_MAP, PinMap, load_pin_map
 
 WIRING_SVG = SHIPPED_PIN_MAP.parent / "wiring.svg"
@@ -101,14 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     text = render(load_pin_map(args.pin_map))
     out = Path(args.out)
-    if args.check:
-        if not out.exists() or out.read_text(encoding="utf-8") != text:
-            print(f"{out} is out of date with the pin map; run `python -m companion.sensors.wiring_svg`", file=sys.stderr)
-            return 1
-        return 0
-    out.write_text(text, encoding="utf-8")
-    print(f"wrote {out}")
-    return 0
+    return write_or_check(out, text, args.check, "python -m companion.sensors.wiring_svg")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,4 @@
 """`companion doctor` says in plain words what to fix, for the problems Pi users hit most."""
-from pathlib import Path
 
 from companion.doctor import FAIL, OK, WARN, Machine, run_checks
 

@@ -5,7 +5,6 @@ import hashlib
 import os
 import stat
 import subprocess
-from pathlib import Path
 
 import pytest
 

@@ -1,30 +1,7 @@
 """The notify protocol against a fake NOTIFY_SOCKET: readiness, pings while healthy, none while stalled."""
-import socket
-import time
-
-import pytest
-
 from companion.sdnotify import Heartbeat, Notifier, Watchdog
 
-
-@pytest.fixture
-def notify_socket(tmp_path):
-    path = str(tmp_path / "notify")
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sock.bind(path)
-    sock.settimeout(0.05)
-    yield path, sock
-    sock.close()
-
-
-def received(sock, seconds):
-    out, end = [], time.monotonic() + seconds
-    while time.monotonic() < end:
-        try:
-            out.append(sock.recv(4096).decode())
-        except socket.timeout:
-            pass
-    return out
+from .conftest import received
 
 
 def test_ready_and_status(notify_socket):

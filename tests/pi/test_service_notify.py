@@ -2,7 +2,6 @@
 healthy, no pings while the loop is stalled. The fake NOTIFY_SOCKET is a datagram socket in a temp dir."""
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -10,31 +9,10 @@ import time
 import types
 import urllib.request
 
-import pytest
 
 from companion.events import BallLanded
 
-
-@pytest.fixture
-def notify_socket(tmp_path):
-    path = str(tmp_path / "notify")
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sock.bind(path)
-    sock.settimeout(0.1)
-    yield path, sock
-    sock.close()
-
-
-def messages(sock, seconds, until=None):
-    out, end = [], time.monotonic() + seconds
-    while time.monotonic() < end:
-        try:
-            out.append(sock.recv(4096).decode())
-        except socket.timeout:
-            continue
-        if until and until in out[-1]:
-            break
-    return out
+from .conftest import received
 
 
 def test_a_real_service_says_ready_then_pings_and_degrades_without_camera_or_gpio(notify_socket, tmp_path):
@@ -46,9 +24,9 @@ def test_a_real_service_says_ready_then_pings_and_degrades_without_camera_or_gpi
     proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0"], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        ready = messages(sock, 60, until="READY=1")
+        ready = received(sock, 60, until="READY=1")
         assert any(m.startswith("READY=1") for m in ready), ready
-        assert sum("WATCHDOG=1" in m for m in messages(sock, 2.5)) >= 2
+        assert sum("WATCHDOG=1" in m for m in received(sock, 2.5)) >= 2
         lines = []
         while not any("Join code:" in line for line in lines):
             lines.append(proc.stdout.readline())
@@ -62,7 +40,7 @@ def test_a_real_service_says_ready_then_pings_and_degrades_without_camera_or_gpi
     finally:
         proc.terminate()
         proc.wait(timeout=20)
-    assert "STOPPING=1" in "".join(messages(sock, 1.0))
+    assert "STOPPING=1" in "".join(received(sock, 1.0))
 
 
 def test_a_stalled_loop_stops_the_pings(notify_socket, tmp_path, monkeypatch):
@@ -86,15 +64,15 @@ def test_a_stalled_loop_stops_the_pings(notify_socket, tmp_path, monkeypatch):
     service.table.start()
     watchdog.start()
     try:
-        assert "WATCHDOG=1" in "".join(messages(sock, 1.5))
+        assert "WATCHDOG=1" in "".join(received(sock, 1.5))
         service.table.submit(BallLanded(t=time.monotonic_ns()))
         assert stuck.wait(5)
         time.sleep(3.2)  # the heartbeat's allowance for one event
-        messages(sock, 0.6)  # a ping already sent before the allowance ran out
-        stalled = messages(sock, 2.0)
+        received(sock, 0.6)  # a ping already sent before the allowance ran out
+        stalled = received(sock, 2.0)
         assert not any("WATCHDOG=1" in m for m in stalled), stalled
         release.set()
-        assert "WATCHDOG=1" in "".join(messages(sock, 3.0))
+        assert "WATCHDOG=1" in "".join(received(sock, 3.0))
     finally:
         release.set()
         watchdog.stop()
