@@ -9,7 +9,6 @@ import time
 import types
 import urllib.request
 
-
 from companion.events import BallLanded
 
 from .conftest import received
