@@ -14,7 +14,7 @@ from flask import Flask, Response, jsonify, render_template, request
 
 from ..games import registry
 from . import boards
-from .security import JoinCheck, Refused, allow_everyone, check_client, check_same_origin
+from .security import Refused, check_client, check_same_origin
 from .stream import Broadcaster, TooManyStreams
 
 MAX_BODY_BYTES = 16 * 1024
@@ -43,7 +43,7 @@ def decorate(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def create_app(service, *, allow_outside: bool = False, max_streams: int = 16, demo: bool = False,
-               join_check: JoinCheck = allow_everyone, keepalive: float = 15.0) -> Flask:
+               keepalive: float = 15.0) -> Flask:
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.json.sort_keys = False
@@ -63,12 +63,8 @@ def create_app(service, *, allow_outside: bool = False, max_streams: int = 16, d
         try:
             check_client(request.remote_addr, allow_outside)
             check_same_origin(request.method, request.headers, request.host)
-            if request.method == "POST":
-                if demo:
-                    raise Refused(403, "this is the demo: it plays itself. Run `companion serve` to play a game.")
-                reason = join_check(request)
-                if reason:
-                    raise Refused(403, reason)
+            if request.method == "POST" and demo:
+                raise Refused(403, "this is the demo: it plays itself. Run `companion serve` to play a game.")
         except Refused as exc:
             return fail(exc.status, exc.message)
         return None

@@ -1,22 +1,16 @@
-"""Who may use the page: the local network only (unless security.allow_outside), no cross-site POSTs, and
-a hook for the join code.
+"""Who may use the page: the local network only (unless security.allow_outside), no cross-site POSTs.
 
 - A request from an address outside the local network (not loopback, private, link-local or unique-local)
   is refused with 403, unless the settings allow it.
 - A state-changing request (POST) must come from this page: when the browser sends `Origin` (or, failing
   that, `Referer`), its host must be the host the request was sent to. A request with neither (curl, a
   script on the table's own network) is allowed; a browser always sends Origin with a cross-site POST.
-- `JoinCheck`: a callable given the Flask request, returning None when the device may act on the game or a
-  message saying why not. The app calls it on every state-changing request; the default lets everyone in
-  (the join code itself is companion/web/joincode.py's job).
+- The join code, checked after these on every state-changing request, is companion/web/joincode.py's.
 """
 from __future__ import annotations
 
 import ipaddress
-from typing import Callable, Optional
 from urllib.parse import urlsplit
-
-JoinCheck = Callable[[object], Optional[str]]
 
 
 class Refused(Exception):
@@ -56,7 +50,3 @@ def check_same_origin(method: str, headers, host: str | None) -> None:
     origin_host = urlsplit(source).netloc
     if not host or origin_host.lower() != host.lower():
         raise Refused(403, f"cross-site request refused: it came from {origin_host or source!r}, not from this page")
-
-
-def allow_everyone(request) -> None:
-    return None
