@@ -79,14 +79,18 @@ def run(args, tap=None, record_dir=None) -> int:
     settings, service, app, watchdog = build(args, tap, record_dir)
     host, port = settings["service"]["host"], settings["service"]["port"]
     threads = max(4, settings["service"]["threads"])
-    if settings["service"]["max_streams"] >= threads:
-        raise CliError(f"service.max_streams ({settings['service']['max_streams']}) must be below service.threads "
-                       f"({threads}): every open page holds a thread")
     try:
-        server = create_server(app, host=host, port=port, threads=threads, channel_timeout=60,
-                               ident="companion")
-    except OSError as exc:
-        raise CliError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+        if settings["service"]["max_streams"] >= threads:
+            raise CliError(f"service.max_streams ({settings['service']['max_streams']}) must be below "
+                           f"service.threads ({threads}): every open page holds a thread")
+        try:
+            server = create_server(app, host=host, port=port, threads=threads, channel_timeout=60,
+                                   ident="companion")
+        except OSError as exc:
+            raise CliError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    except CliError:
+        service.stop()  # closes the journal the service opened; nothing was started
+        raise
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     service.start()
     announcer = None if args.demo else _announce(settings, server.effective_port)
