@@ -16,21 +16,9 @@ import sys
 import time
 
 from ..cli import CliError
+from .tray import parse_tray
 
 DICE_KINDS = ("pips", "fruit", "matcho")
-
-
-def parse_tray(text: str | None) -> tuple[int, int, int, int] | None:
-    if text is None:
-        return None
-    parts = text.split(",")
-    try:
-        x0, y0, x1, y1 = (int(float(p)) for p in parts)
-    except ValueError:
-        raise CliError(f"--tray wants four numbers x0,y0,x1,y1, got {text!r}") from None
-    if x1 <= x0 or y1 <= y0:
-        raise CliError(f"--tray {text!r} is empty: x1 must exceed x0 and y1 must exceed y0")
-    return x0, y0, x1, y1
 
 
 def add_arguments(parser) -> None:
@@ -84,7 +72,10 @@ def run(args) -> int:
         raise CliError("give either IMAGE... or --camera, not both")
     if not args.camera and not args.images:
         raise CliError("nothing to read: give IMAGE... or --camera SOURCE")
-    tray = parse_tray(args.tray)
+    try:
+        tray = parse_tray(args.tray)
+    except ValueError as exc:
+        raise CliError(f"--tray: {exc}") from None
     try:
         reader = get_reader(args.dice)
     except UnknownReader as exc:

@@ -15,20 +15,8 @@ from typing import Callable, Iterable, TextIO
 from ..events import CameraHealth, DiceSettled, DieReading, Event, ZoneState
 from .settle import Box, MotionSettings, Reader, SettleDetector
 from .sources import Frame
+from .tray import parse_tray  # noqa: F401  (the table and replay parse the tray setting through here)
 from .zones import Zone, ZoneTracker
-
-
-def parse_tray(text: str | None) -> Box | None:
-    """None for "auto" (or empty): the whole frame; else "x0,y0,x1,y1" in pixels."""
-    if text is None or text.strip().lower() in ("", "auto"):
-        return None
-    try:
-        x0, y0, x1, y1 = (int(v) for v in text.split(","))
-    except ValueError:
-        raise ValueError(f"bad tray {text!r}: expected auto or x0,y0,x1,y1 in pixels, like 100,80,1180,660") from None
-    if x1 <= x0 or y1 <= y0:
-        raise ValueError(f"bad tray {text!r}: x0 must be below x1 and y0 below y1")
-    return (x0, y0, x1, y1)
 
 
 class DicePipeline:

@@ -57,7 +57,7 @@ def test_tray_limits_the_dice_read(run_cli, two_dice):
 
 def test_bad_tray_is_a_one_line_error(run_cli, two_dice):
     code, _, err = run_cli("read", two_dice, "--tray", "1,2,3")
-    assert code == 2 and "--tray wants four numbers" in err
+    assert code == 2 and "--tray: bad tray '1,2,3': expected auto or x0,y0,x1,y1" in err
 
 
 def test_text_output_names_the_values(run_cli, two_dice):

@@ -8,7 +8,7 @@ import pytest
 
 from companion.events import CameraHealth, DiceSettled, DieReading, ZoneState
 from companion.vision.annotate import SURE_BGR, UNSURE_BGR, annotate, annotated_jpeg
-from companion.vision.live import DicePipeline, parse_tray, run_camera, settled_line
+from companion.vision.live import DicePipeline, run_camera, settled_line
 from companion.vision.recording import FrameRecorder
 from companion.vision.scene import CameraModel, TruthReader, roll_sequence
 from companion.vision.sources import CameraFailed, LiveSource
@@ -125,9 +125,3 @@ def test_a_camera_lost_mid_game_reports_health_and_rolls_keep_coming():
     assert [e.state for e in events if isinstance(e, CameraHealth)][:3] == ["lost", "reopening", "ok"]
     assert sum(isinstance(e, DiceSettled) for e in events) == 2
 
-
-def test_parse_tray():
-    assert parse_tray("auto") is None
-    assert parse_tray("1,2,30,40") == (1, 2, 30, 40)
-    with pytest.raises(ValueError, match="expected auto or x0,y0,x1,y1"):
-        parse_tray("1,2,3")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...events import DieReading
+from ..tray import crop_to_tray
 from .candidates import find_pips
 from .faces import group_faces
 from .patterns import Face, lone_pip_on_a_die, read_face
@@ -38,15 +39,10 @@ class PipReader:
     def read(self, frame_bgr: np.ndarray, tray: tuple[int, int, int, int] | None = None) -> list[DieReading]:
         if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
             raise ValueError("expected a BGR image (height × width × 3)")
-        image = frame_bgr
-        ox = oy = 0
-        if tray is not None:
-            x0, y0, x1, y1 = (int(v) for v in tray)
-            x0, y0 = max(0, x0), max(0, y0)
-            x1, y1 = min(image.shape[1], x1), min(image.shape[0], y1)
-            if x1 <= x0 or y1 <= y0:
-                return []
-            image, ox, oy = image[y0:y1, x0:x1], x0, y0
+        cropped = crop_to_tray(frame_bgr, tray)
+        if cropped is None:
+            return []
+        image, ox, oy = cropped
         readings = []
         for face in self.faces(image):
             cx, cy = face.center

@@ -1,0 +1,33 @@
+"""The tray: the part of the frame where dice count. Parsed from settings or `--tray`, and cut out of a
+frame for a reader (which reports positions in the whole frame's pixels)."""
+from __future__ import annotations
+
+import numpy as np
+
+Box = tuple[int, int, int, int]
+
+
+def parse_tray(text: str | None) -> Box | None:
+    """None for "auto" (or empty): the whole frame; else "x0,y0,x1,y1" in pixels."""
+    if text is None or text.strip().lower() in ("", "auto"):
+        return None
+    try:
+        x0, y0, x1, y1 = (int(float(v)) for v in text.split(","))
+    except ValueError:
+        raise ValueError(f"bad tray {text!r}: expected auto or x0,y0,x1,y1 in pixels, like 100,80,1180,660") from None
+    if x1 <= x0 or y1 <= y0:
+        raise ValueError(f"bad tray {text!r}: x0 must be below x1 and y0 below y1")
+    return (x0, y0, x1, y1)
+
+
+def crop_to_tray(frame: np.ndarray, tray: Box | None) -> tuple[np.ndarray, int, int] | None:
+    """(the tray's part of the frame, its left, its top), clipped to the frame; None when the tray lies
+    wholly outside it."""
+    if tray is None:
+        return frame, 0, 0
+    x0, y0, x1, y1 = (int(v) for v in tray)
+    x0, y0 = max(0, x0), max(0, y0)
+    x1, y1 = min(frame.shape[1], x1), min(frame.shape[0], y1)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    return frame[y0:y1, x0:x1], x0, y0
