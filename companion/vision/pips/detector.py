@@ -1,14 +1,18 @@
 """The learned pip-dice detector: where each die's top face is, and how big, in one small network pass.
 
-The frame is shrunk by `SHRINK` (area averaging) and run through a tiny fully-convolutional network
+The frame is shrunk (area averaging) to at most `INPUT_PIXELS` pixels and run through a tiny fully-convolutional network
 (models/pips-detector.onnx, read by cv2.dnn; only Conv and Relu) that predicts, every `STRIDE` input
 pixels, four maps: a top-face-centre heatmap (logit), the log of the top face's size in input pixels,
 and the centre's offset within the cell. Local maxima of the heatmap above `threshold` become
 `Candidate`s. The network and its training are described in models/pips-detector.md and made by
 models/train_pips_detector.py.
 
-Because the shrink factor is fixed, the detector sees dice at the size they have in the frame: it was
-trained on dice 22–90 px across at full size (and somewhat beyond, with scale augmentation).
+The shrink is the finest whole number that keeps the network's input within `INPUT_PIXELS` (a 320×180
+image), so every frame costs about the same: 1280×720 is shrunk by 4, 640×480 and 640×640 by 3; a tray
+cut out of a frame is shrunk as the whole frame would be. A camera frames the whole tray whatever its
+resolution, so the dice keep about the same size in the network's input. It was trained on dice 5–24
+shrunk pixels across (20–96 px in a 1280×720 frame); finer is better for dice that touch, whose centres
+must lie in different cells of the network's output.
 """
 from __future__ import annotations
 
@@ -18,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-SHRINK = 4
+INPUT_PIXELS = 320 * 180
 STRIDE = 4
 INPUT_MEAN = 127.5
 INPUT_SCALE = 1 / 64.0
@@ -51,12 +55,21 @@ def _load_network(path: str):
     return net
 
 
-def network_input(frame_bgr: np.ndarray) -> tuple[np.ndarray, float, float]:
-    """The network's input blob (1, 3, h/SHRINK, w/SHRINK) and the frame pixels per input pixel (x, y)."""
+def shrink_for(frame_shape: tuple[int, ...]) -> int:
+    """The finest whole-number shrink that brings a frame of this (height, width, ...) within INPUT_PIXELS."""
+    height, width = frame_shape[0], frame_shape[1]
+    shrink = 1
+    while (height // shrink) * (width // shrink) > INPUT_PIXELS:
+        shrink += 1
+    return shrink
+
+
+def network_input(frame_bgr: np.ndarray, shrink: int) -> tuple[np.ndarray, float, float]:
+    """The network's input blob (1, 3, h/shrink, w/shrink) and the frame pixels per input pixel (x, y)."""
     import cv2
 
     height, width = frame_bgr.shape[:2]
-    small_w, small_h = max(STRIDE, width // SHRINK), max(STRIDE, height // SHRINK)
+    small_w, small_h = max(STRIDE, width // shrink), max(STRIDE, height // shrink)
     small = cv2.resize(frame_bgr, (small_w, small_h), interpolation=cv2.INTER_AREA)
     blob = cv2.dnn.blobFromImage(small, INPUT_SCALE, mean=(INPUT_MEAN, INPUT_MEAN, INPUT_MEAN), swapRB=False)
     return blob, width / small_w, height / small_h
@@ -99,15 +112,17 @@ class PipDetector:
         self.threshold = threshold
         self._net = _load_network(self.path)
 
-    def maps(self, frame_bgr: np.ndarray) -> tuple[np.ndarray, float, float]:
-        blob, scale_x, scale_y = network_input(frame_bgr)
+    def maps(self, frame_bgr: np.ndarray, shrink: int) -> tuple[np.ndarray, float, float]:
+        blob, scale_x, scale_y = network_input(frame_bgr, shrink)
         self._net.setInput(blob)
         return self._net.forward()[0], scale_x, scale_y
 
-    def find(self, frame_bgr: np.ndarray) -> list[Candidate]:
+    def find(self, frame_bgr: np.ndarray, frame_shape: tuple[int, ...] | None = None) -> list[Candidate]:
+        """Top faces in `frame_bgr`. When it is the tray cut out of a camera frame, `frame_shape` is the
+        whole frame's (height, width): the shrink follows the camera, so the dice keep their size."""
         if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
             raise ValueError("expected a BGR image (height × width × 3)")
-        maps, scale_x, scale_y = self.maps(frame_bgr)
+        maps, scale_x, scale_y = self.maps(frame_bgr, shrink_for(frame_shape or frame_bgr.shape))
         return decode(maps, scale_x, scale_y, self.threshold)
 
 

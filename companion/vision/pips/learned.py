@@ -14,6 +14,7 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 
 from ...events import DieReading
+from ..tray import crop_to_tray
 from .detector import Candidate, PipDetector, find_dice
 
 __all__ = ["Candidate", "LearnedPipReader", "find_dice", "classify_dice"]
@@ -46,15 +47,11 @@ class LearnedPipReader:
     def read(self, frame_bgr: np.ndarray, tray: tuple[int, int, int, int] | None = None) -> list[DieReading]:
         if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
             raise ValueError("expected a BGR image (height × width × 3)")
-        image, ox, oy = frame_bgr, 0, 0
-        if tray is not None:
-            x0, y0, x1, y1 = (int(v) for v in tray)
-            x0, y0 = max(0, x0), max(0, y0)
-            x1, y1 = min(image.shape[1], x1), min(image.shape[0], y1)
-            if x1 <= x0 or y1 <= y0:
-                return []
-            image, ox, oy = image[y0:y1, x0:x1], x0, y0
-        candidates = self.detector.find(image)
+        cropped = crop_to_tray(frame_bgr, tray)
+        if cropped is None:
+            return []
+        image, ox, oy = cropped
+        candidates = self.detector.find(image, frame_bgr.shape)
         if not candidates:
             return []
         answers = self.classify(image, candidates)
