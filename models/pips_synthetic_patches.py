@@ -3,11 +3,14 @@
     python models/pips_synthetic_patches.py OUT.npz [--scenes 600] [--seed 1]
 
 Each scene has its own camera (tilt 0–60°, field of view 45–75°), its own dice look (one of the
-generator's seven styles, or a random body/pip colour pair, sometimes marbled or translucent) and 1–8
+generator's seven styles, or a random body/pip colour pair, sometimes told apart by colour more than by
+brightness, like red pips on a blue die; sometimes marbled or translucent) and 1–8
 dice at rest, sometimes touching. Positives are patches on each top face at its projected size;
 negatives are each die's visible side faces (which look like faces, but are not the top), plus the
-false candidates of `classifier_data.false_candidates`. Blur, glare, noise and contrast are added at
-training time, not here. Arrays: patches (n, PATCH_PX, PATCH_PX) uint8, value (n), oblique (n).
+false candidates of `classifier_data.false_candidates`, plus clutter on the bare tray that a detector
+takes for a die: a speck of dirt or a lone dot (which, without a die around it, is not a 1), a round
+button, a printed mark. Blur, glare, noise and contrast are added at
+training time, not here. Arrays: patches (n, PATCH_PX, PATCH_PX, 3) uint8 BGR, value (n), oblique (n).
 """
 from __future__ import annotations
 
@@ -29,9 +32,17 @@ OBLIQUE_DEG = 20.0  # cameras tilted more than this see side faces below top fac
 
 
 def random_style(rng: np.random.Generator) -> scene.DiceStyle:
-    if rng.random() < 0.5:
+    if rng.random() < 0.35:
         return scene.STYLES[str(rng.choice(list(scene.STYLES)))]
     body = tuple(int(c) for c in rng.integers(0, 256, 3))
+    if rng.random() < 0.5:  # pips differing in colour, whatever their brightness
+        while True:
+            pips = tuple(int(c) for c in rng.integers(0, 256, 3))
+            if np.abs(np.subtract(pips, body)).sum() > 180:
+                break
+        marble = tuple(int(c) for c in rng.integers(0, 256, 3)) if rng.random() < 0.25 else None
+        opacity = float(rng.uniform(0.65, 0.9)) if rng.random() < 0.2 else 1.0
+        return scene.DiceStyle("random", body, pips, opacity, marble)
     light_body = np.dot(body, (0.114, 0.587, 0.299)) > 120
     pips = tuple(int(c) for c in (rng.integers(0, 70, 3) if light_body else rng.integers(170, 256, 3)))
     marble = tuple(int(c) for c in rng.integers(0, 256, 3)) if rng.random() < 0.2 else None
@@ -67,6 +78,39 @@ def faces_of(renderer: scene.SceneRenderer, pose) -> tuple[Candidate, list[Candi
     return Candidate(tuple(top_quad[0]), size), sides
 
 
+def clutter_patches(image: np.ndarray, tops: list[Candidate], rng: np.random.Generator, count: int = 3) -> np.ndarray:
+    """Negatives: marks drawn on bare parts of the rendered tray, each cut as a candidate of a die's size."""
+    import cv2
+
+    size = float(np.median([t.size for t in tops]))
+    height, width = image.shape[:2]
+    patches = []
+    for _ in range(count * 10):
+        if len(patches) == count:
+            break
+        x, y = rng.uniform(size, width - size), rng.uniform(size, height - size)
+        if any(math.hypot(x - t.center[0], y - t.center[1]) < 1.6 * size for t in tops):
+            continue
+        canvas = image.copy()
+        base = canvas[int(y), int(x)].astype(int)
+        colour = tuple(int(c) for c in (np.clip(base * rng.uniform(0.1, 0.6), 0, 255) if rng.random() < 0.8
+                                       else rng.integers(0, 256, 3)))
+        kind = rng.integers(0, 3)
+        centre = (int(x), int(y))
+        if kind == 0:  # a speck or a dot, about a pip's size or smaller
+            axes = (max(1, int(size * rng.uniform(0.03, 0.14))), max(1, int(size * rng.uniform(0.03, 0.14))))
+            cv2.ellipse(canvas, centre, axes, float(rng.uniform(0, 180)), 0, 360, colour, -1, cv2.LINE_AA)
+        elif kind == 1:  # a round button or a hole, about a face across
+            cv2.circle(canvas, centre, max(2, int(size * rng.uniform(0.2, 0.55))), colour, -1, cv2.LINE_AA)
+        else:  # a printed mark: a few strokes
+            for _ in range(int(rng.integers(1, 4))):
+                end = (int(x + rng.normal(0, 0.3) * size), int(y + rng.normal(0, 0.3) * size))
+                cv2.line(canvas, centre, end, colour, max(1, int(size * 0.06)), cv2.LINE_AA)
+        canvas = cv2.GaussianBlur(canvas, (0, 0), float(rng.uniform(0.3, 1.2)))
+        patches.append(canonical_patches(canvas, [(x, y)], [size * rng.uniform(0.7, 1.2)])[0])
+    return np.array(patches, np.uint8).reshape(-1, *canonical_patches(image, [(0, 0)], [size]).shape[1:])
+
+
 def scene_patches(rng: np.random.Generator, layouts: int = 3):
     tilt = float(rng.uniform(0, OBLIQUE_DEG) if rng.random() < 0.5 else rng.uniform(OBLIQUE_DEG, 60))
     camera = scene.CameraModel(640, 480, tilt_deg=tilt, hfov_deg=float(rng.uniform(45, 75)))
@@ -91,6 +135,9 @@ def scene_patches(rng: np.random.Generator, layouts: int = 3):
         candidates = tops + negatives
         patches.append(canonical_patches(image, [c.center for c in candidates], [c.size for c in candidates]))
         values += [scene.top_value(p.rotation) for p in poses] + [0] * len(negatives)
+        clutter = clutter_patches(image, tops, rng)
+        patches.append(clutter)
+        values += [0] * len(clutter)
     return np.concatenate(patches), values, tilt > OBLIQUE_DEG
 
 

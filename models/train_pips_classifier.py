@@ -5,14 +5,15 @@ Run by hand in the training venv (torch is for training only; the companion runs
     python3 -m venv /tmp/train && /tmp/train/bin/pip install \\
         /opt/wheels/torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl numpy opencv-python-headless
     .venv/bin/python models/build_pips_dev_crops.py                       # real DEV-split patches (shipped)
-    .venv/bin/python models/pips_synthetic_patches.py /tmp/syn.npz --scenes 700
-    /tmp/train/bin/python models/train_pips_classifier.py /tmp/syn.npz [--steps 700]
+    .venv/bin/python models/pips_synthetic_patches.py /tmp/syn.npz --scenes 1500
+    /tmp/train/bin/python models/train_pips_classifier.py /tmp/syn.npz [--steps 3000]
 
 Data: synthetic patches plus the real dev-split patches; a fifth of the real dev photos (by name) is kept
 out of training to choose the softmax temperature and report validation accuracy. The held-out quarter
 of the real sets is never read here. Every batch is augmented afresh: any rotation (at most ±25° for
-oblique views, where a side face is told from a top face by lying below it), mirror, face size ±20%,
-centre ±15% of a face, light-on-dark inversion, gamma and contrast, glare, blur and noise.
+oblique views, where a side face is told from a top face by lying below it), mirror, face size ±15%,
+centre ±12% of a face, colour channels shuffled and scaled, sometimes grey, light-on-dark inversion,
+gamma and contrast, glare, blur and noise.
 """
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ FACE_IN_PATCH = 2 * INPUT_PX / (PATCH_PX * CONTEXT)  # a face side in the patch'
 class Net(nn.Module):
     def __init__(self, widths=(12, 24, 48), hidden=64):
         super().__init__()
-        layers, c = [], 1
+        layers, c = [], 3
         for w in widths:
             layers += [nn.Conv2d(c, w, 3, padding=1, bias=False), nn.BatchNorm2d(w), nn.ReLU(), nn.MaxPool2d(2)]
             c = w
@@ -57,53 +58,53 @@ class Net(nn.Module):
 
 def normalise(x: torch.Tensor) -> torch.Tensor:
     """As classifier.normalise: per crop, minus its mean, over its spread (at least NORMALISE_FLOOR)."""
-    mean = x.mean(dim=(2, 3), keepdim=True)
-    std = x.std(dim=(2, 3), keepdim=True, unbiased=False).clamp_min(NORMALISE_FLOOR)
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    std = x.std(dim=(1, 2, 3), keepdim=True, unbiased=False).clamp_min(NORMALISE_FLOOR)
     return (x - mean) / std
 
 
+GREY = torch.tensor([0.114, 0.587, 0.299]).view(1, 3, 1, 1)  # BGR
+
+
 def augment(patches: torch.Tensor, oblique: torch.Tensor, values: torch.Tensor, g: torch.Generator) -> torch.Tensor:
-    """(n, 1, PATCH_PX, PATCH_PX) uint8 patches -> (n, 1, INPUT_PX, INPUT_PX) float crops, 0–255."""
+    """(n, 3, PATCH_PX, PATCH_PX) uint8 BGR patches -> (n, 3, INPUT_PX, INPUT_PX) float crops, 0–255."""
     n = len(patches)
     rand = lambda *shape: torch.rand(*shape, generator=g)
     angle = (rand(n) * 2 - 1) * torch.where(oblique, torch.tensor(math.radians(25)), torch.tensor(math.pi))
-    scale = 0.8 + 0.4 * rand(n)  # the detector's size is off by up to ±20%
+    scale = 0.85 + 0.3 * rand(n)  # the detector's size is off by up to ±15%
     positive = values > 0
-    shift = (rand(n, 2) * 2 - 1) * 0.15 * FACE_IN_PATCH
+    shift = (rand(n, 2) * 2 - 1) * 0.12 * FACE_IN_PATCH
     shift = torch.where(positive[:, None], shift, shift * 1.5)
     mirror = torch.where(rand(n) < 0.5, -1.0, 1.0)
     base = INPUT_PX / PATCH_PX * scale
     cos, sin = torch.cos(angle) * base, torch.sin(angle) * base
     theta = torch.stack([torch.stack([cos * mirror, -sin, shift[:, 0]], 1),
                          torch.stack([sin * mirror, cos, shift[:, 1]], 1)], 1)
-    grid = F.affine_grid(theta, (n, 1, INPUT_PX, INPUT_PX), align_corners=False)
-    x = F.grid_sample(patches.float(), grid, mode="bilinear", padding_mode="border", align_corners=False)
-    x = x / 255.0
-    invert = rand(n, 1, 1, 1) < 0.25
-    x = torch.where(invert, 1 - x, x)
-    x = x.clamp(0, 1) ** torch.exp((rand(n, 1, 1, 1) * 2 - 1) * 0.5)  # gamma 0.6–1.65
-    x = 0.5 + (x - 0.5) * (0.5 + rand(n, 1, 1, 1))  # contrast 0.5–1.5
-    # glare: a soft bright spot on a third of the crops
-    glare = torch.nonzero(rand(n) < 0.33).flatten()
+    grid = F.affine_grid(theta, (n, 3, INPUT_PX, INPUT_PX), align_corners=False)
+    x = F.grid_sample(patches.float(), grid, mode="bilinear", padding_mode="border", align_corners=False) / 255.0
+    # colour: any dice colours, so the channels are shuffled and scaled; some crops turn grey
+    order = torch.stack([torch.randperm(3, generator=g) for _ in range(n)])
+    x = torch.gather(x, 1, order.view(n, 3, 1, 1).expand(-1, -1, INPUT_PX, INPUT_PX))
+    x = x * (0.7 + 0.6 * rand(n, 3, 1, 1))
+    grey = rand(n) < 0.15
+    x[grey] = (x[grey] * GREY).sum(1, keepdim=True).expand(-1, 3, -1, -1)
+    x = torch.where(rand(n, 1, 1, 1) < 0.2, 1 - x, x)
+    x = x.clamp(0, 1) ** torch.exp((rand(n, 1, 1, 1) * 2 - 1) * 0.4)  # gamma 0.67–1.5
+    x = 0.5 + (x - 0.5) * (0.6 + 0.8 * rand(n, 1, 1, 1))  # contrast 0.6–1.4
+    glare = torch.nonzero(rand(n) < 0.25).flatten()  # a soft bright spot
     if len(glare):
         yy, xx = torch.meshgrid(torch.linspace(-1, 1, INPUT_PX), torch.linspace(-1, 1, INPUT_PX), indexing="ij")
         m = len(glare)
         centre = rand(m, 2, 1, 1) * 2 - 1
-        radius = 0.15 + 0.4 * rand(m, 1, 1, 1)
+        radius = 0.1 + 0.3 * rand(m, 1, 1, 1)
         spot = torch.exp(-((xx - centre[:, 0:1]) ** 2 + (yy - centre[:, 1:2]) ** 2) / (2 * radius ** 2))
-        x[glare] = x[glare] + spot * 0.7 * rand(m, 1, 1, 1)
-    # blur: none, or one of a few Gaussian kernels
-    choice = torch.randint(0, 4, (n,), generator=g)
-    blurred = x
-    for which, s in ((1, 0.6), (2, 1.0), (3, 1.5)):
-        chosen = torch.nonzero(choice == which).flatten()
-        if not len(chosen):
-            continue
-        k = torch.exp(-torch.arange(-3, 4, dtype=torch.float32) ** 2 / (2 * s * s))
-        k = k / k.sum()
-        b = F.conv2d(F.pad(x[chosen], (3, 3, 0, 0), mode="replicate"), k.view(1, 1, 1, 7))
-        blurred[chosen] = F.conv2d(F.pad(b, (0, 0, 3, 3), mode="replicate"), k.view(1, 1, 7, 1))
-    x = blurred + torch.randn(x.shape, generator=g) * (rand(n, 1, 1, 1) * 0.04)
+        x[glare] = x[glare] + (spot * 0.6 * rand(m, 1, 1, 1))
+    blurred = torch.nonzero(rand(n) < 0.3).flatten()
+    if len(blurred):
+        k = torch.exp(-torch.arange(-2, 3, dtype=torch.float32) ** 2 / (2 * 0.8 ** 2))
+        k = (k.view(5, 1) * k.view(1, 5) / k.sum() ** 2).expand(3, 1, 5, 5).contiguous()
+        x[blurred] = F.conv2d(F.pad(x[blurred], (2, 2, 2, 2), mode="replicate"), k, groups=3)
+    x = x + torch.randn(x.shape, generator=g) * 0.03 * rand(n, 1, 1, 1)
     return x.clamp(0, 1) * 255
 
 
@@ -125,7 +126,8 @@ def load_data(synthetic: list[Path], dev_crops: Path):
 
 
 def to_tensors(patches, values, oblique):
-    return torch.from_numpy(patches[:, None].copy()), torch.from_numpy(values), torch.from_numpy(oblique)
+    return (torch.from_numpy(np.ascontiguousarray(patches.transpose(0, 3, 1, 2))), torch.from_numpy(values),
+            torch.from_numpy(oblique))
 
 
 def evaluate(net: Net, patches, values, oblique, g: torch.Generator, augmented: bool):
@@ -181,15 +183,17 @@ def main() -> int:
     parser.add_argument("synthetic", type=Path, nargs="+", help="patch files from pips_synthetic_patches.py")
     parser.add_argument("--dev-crops", type=Path, default=REPO / "models" / "data" / "pips-dev-crops.npz")
     parser.add_argument("--out", type=Path, default=REPO / "models" / "pips-classifier.npz")
-    parser.add_argument("--steps", type=int, default=700)
-    parser.add_argument("--batch", type=int, default=256)
-    parser.add_argument("--real-weight", type=float, default=3.0, help="how often a real patch is drawn vs a synthetic one")
+    parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--real-weight", type=float, default=10.0, help="how often a real patch is drawn vs a synthetic one")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--checkpoint", type=Path, help="save the torch weights here (to resume with --init)")
     parser.add_argument("--init", type=Path, help="start from these torch weights instead of random ones")
     parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--threads", type=int, default=2, help="torch CPU threads")
+    parser.add_argument("--widths", default="12,24,48", help="channels of the three convolutions")
     args = parser.parse_args()
-    torch.set_num_threads(2)
+    torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     g = torch.Generator().manual_seed(args.seed)
 
@@ -205,10 +209,10 @@ def main() -> int:
     weights = np.where(is_real, args.real_weight, 1.0) / counts[values] ** 0.5
     sampler_weights = torch.from_numpy(weights / weights.sum())
 
-    net = Net()
+    net = Net(tuple(int(w) for w in args.widths.split(",")))
     if args.init:
         net.load_state_dict(torch.load(args.init))
-    steps_per_epoch = 50
+    steps_per_epoch = 200
     optimiser = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr, total_steps=args.steps)
     for epoch in range(args.steps // steps_per_epoch):

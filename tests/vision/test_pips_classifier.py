@@ -20,8 +20,8 @@ DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dice-re
 
 # set: {split: (dice read right, false candidates rejected)}
 FLOORS = {
-    "nell-byler-d6": {"dev": (0.65, 0.95), "holdout": (0.65, 0.95)},
-    "matteop65-d6": {"dev": (0.96, 0.97), "holdout": (0.95, 0.97)},
+    "nell-byler-d6": {"dev": (0.84, 0.98), "holdout": (0.84, 0.98)},
+    "matteop65-d6": {"dev": (0.98, 0.99), "holdout": (0.97, 0.99)},
 }
 
 
@@ -58,8 +58,8 @@ def test_reads_label_centred_dice_and_rejects_false_candidates(name, split, scor
 def test_confident_answers_are_right_more_often_than_unsure_ones(name, scores):
     score = scores(name, "holdout")
     right_when_confident, share = score.accuracy_above(0.9)
-    assert share > 0.6
-    assert right_when_confident >= 0.97
+    assert share > 0.8
+    assert right_when_confident >= 0.98
     unsure = [right for confidence, right in score.confidences if confidence < 0.9]
     if unsure:
         assert sum(unsure) / len(unsure) < right_when_confident
@@ -77,7 +77,7 @@ def test_reads_top_down_photos_the_same_turned_a_quarter():
         upright = [v for v, _ in classify_dice(frame, candidates)]
         same += sum(a == b for a, b in zip(upright, (v for v, _ in classify_dice(turned, turned_candidates))))
         total += len(candidates)
-    assert same / total >= 0.6  # measured 65% (46/71) with the shipped weights
+    assert same / total >= 0.8, f"{same}/{total}"  # measured 89% (63/71) with the shipped weights
 
 
 def test_reads_rendered_dice_of_every_style():
@@ -120,11 +120,13 @@ def test_candidates_off_the_frame_edge_and_bad_sizes():
     assert len(classify_dice(frame, [Candidate((-10.0, 50.0), 30.0), Candidate((99.0, 99.0), 200.0)])) == 2
     with pytest.raises(ValueError, match="size"):
         classify_dice(frame, [Candidate((50.0, 50.0), 0.0)])
+    with pytest.raises(ValueError, match="BGR"):
+        cut_crops(frame[:, :, 0], [(50.0, 50.0)], [30.0])
 
 
 def test_crops_are_scaled_by_the_candidate_size():
-    frame = np.zeros((200, 200), np.uint8)
-    cv2.rectangle(frame, (80, 80), (119, 119), 255, -1)  # a 40 px square
+    frame = np.zeros((200, 200, 3), np.uint8)
+    cv2.rectangle(frame, (80, 80), (119, 119), (255, 255, 255), -1)  # a 40 px square
     small, large = cut_crops(frame, [(100, 100), (100, 100)], [40, 20])
     # the square spans 1 / CONTEXT of the crop when the size is right, and all of it when halved
     assert abs((small > 127).mean() - (1 / classifier.CONTEXT) ** 2) < 0.05
@@ -149,3 +151,22 @@ def test_numpy_convolution_matches_a_direct_one():
 def test_missing_weights_say_how_to_make_them(tmp_path):
     with pytest.raises(classifier.ModelMissing, match="train_pips_classifier"):
         classifier.PipClassifier(tmp_path / "none.npz")
+
+
+def test_reads_pips_that_differ_from_the_die_only_in_colour(monkeypatch):
+    """Red pips on a blue die of the same grey level: a grey crop would show a blank face."""
+    from companion.vision import scene
+
+    style = scene.DiceStyle("red-on-blue", body=(255, 90, 20), pips=(40, 40, 200))
+    grey = lambda bgr: 0.114 * bgr[0] + 0.587 * bgr[1] + 0.299 * bgr[2]  # noqa: E731
+    assert abs(grey(style.body) - grey(style.pips)) < 1
+    monkeypatch.setitem(scene.STYLES, style.name, style)
+    right = total = 0
+    for seed in (31, 32):
+        image, truth = scene.render_scene(seed, dice=6, style=style.name, camera=scene.CameraModel(640, 480),
+                                          values=[1, 2, 3, 4, 5, 6])
+        sizes = [max(d.box[2] - d.box[0], d.box[3] - d.box[1]) / 1.25 for d in truth.dice]
+        answers = classify_dice(image, [Candidate(d.center, s) for d, s in zip(truth.dice, sizes)])
+        right += sum(v == d.value for (v, _), d in zip(answers, truth.dice))
+        total += len(truth.dice)
+    assert right / total >= 0.8, f"{right}/{total}"

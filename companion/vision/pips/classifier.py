@@ -1,7 +1,7 @@
 """The learned pip classifier: read the top face of a candidate die as 1–6, or 0 for "not a die's top face".
 
 `classify_dice(frame_bgr, candidates)` takes candidates from the detector (anything with `center` (x, y)
-and `size`, the side of the top face in pixels), cuts one grey crop per candidate centred on it and
+and `size`, the side of the top face in pixels), cuts one colour crop per candidate centred on it and
 scaled by its size (`CONTEXT` face sides across, resampled to `INPUT_PX` square), and runs all crops
 through one small convolutional network in numpy in a single batch. It returns `(value, confidence)`
 per candidate: value 1–6 or `NOT_A_FACE` (0) for background, a side face, half a die or two dice;
@@ -10,6 +10,9 @@ confidence is the temperature-calibrated softmax probability of that answer.
 The weights live in models/pips-classifier.npz, made by models/train_pips_classifier.py (see the
 model card models/pips-classifier.md). Training cuts its crops with `canonical_patches` below, so
 training and reading see the same geometry.
+
+The crops keep their colour: many dice have pips whose grey level is the body's (red pips on black or
+blue dice, yellow on green), and only the colour tells them apart.
 """
 from __future__ import annotations
 
@@ -21,9 +24,10 @@ import numpy as np
 
 NOT_A_FACE = 0
 INPUT_PX = 32
-CONTEXT = 1.6  # the crop spans this many face sides, so the die's edges and neighbours show
+CONTEXT = 1.4  # the crop spans this many face sides, so the die's edges and neighbours show
 PATCH_PX = 48  # stored training patches: wider than the input so rotation and shifts stay inside
 PATCH_CONTEXT = PATCH_PX / INPUT_PX * CONTEXT
+NOT_A_FACE_FROM = 0.1  # a candidate this likely not a top face is dropped even if a value wins (dev split)
 NORMALISE_FLOOR = 8.0  # grey levels; keeps flat background crops from being blown up into noise
 MODEL_PATH = Path(__file__).resolve().parents[3] / "models" / "pips-classifier.npz"
 
@@ -34,14 +38,14 @@ class ModelMissing(FileNotFoundError):
 
 def cut_crops(image: np.ndarray, centers: Sequence[tuple[float, float]], sizes: Sequence[float],
               out_px: int = INPUT_PX, context: float = CONTEXT) -> np.ndarray:
-    """uint8 grey crops (n, out_px, out_px) of a grey or BGR image: each `context × size` pixels square
-    around its centre, resampled with area averaging so small and large dice end up equally sharp.
-    Pixels outside the image repeat the border. Only the crops are turned grey, never the whole frame."""
+    """uint8 BGR crops (n, out_px, out_px, 3) of a BGR image: each `context × size` pixels square around
+    its centre, resampled with area averaging so small and large dice end up equally sharp. Pixels outside
+    the image repeat the border."""
     import cv2
 
-    if image.ndim == 3 and image.shape[2] != 3 or image.ndim not in (2, 3):
-        raise ValueError(f"expected a grey or BGR image, got shape {image.shape}")
-    crops = np.empty((len(centers), out_px, out_px), np.uint8)
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError(f"expected a BGR image (height × width × 3), got shape {image.shape}")
+    crops = np.empty((len(centers), out_px, out_px, 3), np.uint8)
     for i, ((cx, cy), size) in enumerate(zip(centers, sizes)):
         if not size > 0:
             raise ValueError(f"candidate {i} has size {size}; a die's face size must be positive")
@@ -49,36 +53,37 @@ def cut_crops(image: np.ndarray, centers: Sequence[tuple[float, float]], sizes: 
         patch = cv2.getRectSubPix(image, (side, side), (float(cx), float(cy)))
         interpolation = cv2.INTER_AREA if side > out_px else cv2.INTER_LINEAR
         patch = cv2.resize(patch, (out_px, out_px), interpolation=interpolation)
-        crops[i] = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY) if patch.ndim == 3 else patch
+        crops[i] = patch
     return crops
 
 
 def canonical_patches(frame_bgr: np.ndarray, centers, sizes) -> np.ndarray:
-    """Training patches (n, PATCH_PX, PATCH_PX): the same cut as `cut_crops`, wider, so that the
+    """Training patches (n, PATCH_PX, PATCH_PX, 3): the same cut as `cut_crops`, wider, so that the
     input crop is the patch's middle `INPUT_PX` square at scale 1."""
     return cut_crops(frame_bgr, centers, sizes, PATCH_PX, PATCH_CONTEXT)
 
 
 def normalise(crops: np.ndarray) -> np.ndarray:
-    """float32 (n, 1, h, w): each crop minus its mean, over its spread (at least NORMALISE_FLOOR)."""
+    """float32 (n, h, w, 3): each crop minus its mean, over its spread (at least NORMALISE_FLOOR), both
+    taken over all its pixels and channels so the colours keep their relations."""
     x = crops.astype(np.float32)
-    mean = x.mean(axis=(1, 2), keepdims=True)
-    std = np.maximum(x.std(axis=(1, 2), keepdims=True), NORMALISE_FLOOR)
-    return ((x - mean) / std)[:, None]
+    mean = x.mean(axis=(1, 2, 3), keepdims=True)
+    std = np.maximum(x.std(axis=(1, 2, 3), keepdims=True), NORMALISE_FLOOR)
+    return (x - mean) / std
 
 
 def _conv3x3_relu_pool(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
     """3×3 convolution (padding 1) + ReLU + 2×2 max pool on channels-last activations (n, h, w, c).
     `weight` is (9·c, k), rows ordered (dy, dx, c). Pooling comes before bias and ReLU (the same result,
-    on a quarter of the values); with one input channel the nine shifts form one im2col product, with
+    on a quarter of the values); with a few input channels the nine shifts form one im2col product, with
     more each shift is its own product, added up, which saves interleaving the columns."""
     n, h, w, c = x.shape
     k = weight.shape[1]
     padded = np.zeros((n, h + 2, w + 2, c), np.float32)
     padded[:, 1:-1, 1:-1] = x
-    if c == 1:
+    if c <= 4:
         columns = np.concatenate([padded[:, dy:dy + h, dx:dx + w] for dy in range(3) for dx in range(3)], axis=3)
-        out = columns.reshape(n * h * w, 9) @ weight
+        out = columns.reshape(n * h * w, 9 * c) @ weight
     else:
         out = np.zeros((n * h * w, k), np.float32)
         for d in range(9):
@@ -128,7 +133,8 @@ class PipClassifier:
         self.dense[0] = (np.ascontiguousarray(first), self.dense[0][1])
 
     def logits(self, normalised: np.ndarray) -> np.ndarray:
-        x = normalised.transpose(0, 2, 3, 1)
+        """Raw scores (n, 7) for normalised crops (n, h, w, 3)."""
+        x = normalised
         for weight, bias in self.convs:
             x = _conv3x3_relu_pool(x, weight, bias)
         x = x.reshape(len(x), -1)
@@ -139,7 +145,7 @@ class PipClassifier:
         return x
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
-        """(n, 7) calibrated class probabilities for uint8 crops (n, input_px, input_px); column 0 is
+        """(n, 7) calibrated class probabilities for uint8 BGR crops (n, input_px, input_px, 3); column 0 is
         "not a die's top face", columns 1–6 the values."""
         if len(crops) == 0:
             return np.zeros((0, 7), np.float32)
@@ -155,8 +161,9 @@ class PipClassifier:
         crops = cut_crops(frame_bgr, [c.center for c in candidates], [c.size for c in candidates],
                           self.input_px, self.context)
         p = self.probabilities(crops)
-        best = p.argmax(axis=1)
-        return [(int(v), float(p[i, v])) for i, v in enumerate(best)]
+        best = p[:, 1:].argmax(axis=1) + 1
+        return [(NOT_A_FACE, float(p[i, NOT_A_FACE])) if p[i, NOT_A_FACE] >= NOT_A_FACE_FROM else (int(v), float(p[i, v]))
+                for i, v in enumerate(best)]
 
 
 @functools.lru_cache(maxsize=4)
@@ -166,5 +173,5 @@ def load_classifier(path: str | Path = MODEL_PATH) -> PipClassifier:
 
 def classify_dice(frame_bgr: np.ndarray, candidates: Iterable) -> list[tuple[int, float]]:
     """`(value, confidence)` per candidate, in order: value 1–6, or 0 when the crop is not a die's top
-    face. All crops of the frame go through the network in one batch."""
+    face (when at least NOT_A_FACE_FROM likely, which keeps extra dice rare). All crops of the frame go through the network in one batch."""
     return load_classifier().classify(frame_bgr, candidates)
