@@ -117,8 +117,9 @@ class _FixedDetector:
 
 def test_reader_drops_not_a_die_and_flags_unsure_readings():
     detector = _FixedDetector([Candidate((10, 10), 20, 0.9), Candidate((50, 10), 20, 0.8), Candidate((90, 10), 20, 0.7)])
-    reader = LearnedPipReader(detector=detector, classify=lambda frame, c: [(5, 0.95), (0, 0.99), (2, 0.3)],
-                              unsure_below=0.6)
+    first_look = {(10, 10): (5, 0.95), (50, 10): (0, 0.99), (90, 10): (2, 0.3)}
+    reader = LearnedPipReader(detector=detector, unsure_below=0.6,
+                              classify=lambda frame, cs: [first_look[c.center] if c.size == 20 else (0, 0.99) for c in cs])
     readings = reader.read(np.zeros((100, 120, 3), np.uint8))
     assert [(r.value, r.unsure) for r in readings] == [(5, False), (2, True)]
     assert readings[0].box == (0.0, 0.0, 20.0, 20.0)
@@ -152,7 +153,7 @@ def test_a_missing_model_file_is_named_in_the_error(tmp_path):
 
 
 # set: least share of held-out dice the full reader (detector + classifier) reads right, most extra per photo
-READER_FLOORS = {"nell-byler-d6": (0.57, 1.3), "matteop65-d6": (0.92, 0.25)}
+READER_FLOORS = {"nell-byler-d6": (0.81, 0.05), "matteop65-d6": (0.96, 0.15)}
 
 
 def test_the_pips_reader_is_the_learned_one():
@@ -180,3 +181,21 @@ def test_the_detector_shrinks_each_frame_as_finely_as_its_pixel_budget_allows():
     for shape in [(720, 1280), (640, 640), (333, 777), (2000, 90)]:
         s = shrink_for(shape)
         assert (shape[0] // s) * (shape[1] // s) <= INPUT_PIXELS < (shape[0] // (s - 1)) * (shape[1] // (s - 1)) or s == 1
+
+
+def test_a_die_given_too_small_a_size_gets_a_second_look_at_twice_the_size():
+    """A die close to the camera: the detector's size covers a few pips, which read as no face."""
+    detector = _FixedDetector([Candidate((50, 50), 20, 0.9), Candidate((150, 50), 40, 0.9),
+                               Candidate((160, 50), 12, 0.5), Candidate((50, 150), 20, 0.8)])
+
+    def classify(frame, candidates):
+        sizes = {(c.center, c.size): c for c in candidates}
+        answers = {((50, 50), 40): (4, 0.95), ((150, 50), 40): (6, 0.99), ((160, 50), 24): (6, 0.97),
+                   ((50, 150), 40): (3, 0.6)}
+        return [answers.get(key, (0, 0.99)) for key in sizes]
+
+    readings = LearnedPipReader(detector=detector, classify=classify).read(np.zeros((200, 200, 3), np.uint8))
+    # the close die is read at twice its size; the second look at (160, 50) lies on the die read at (150, 50);
+    # the one at (50, 150) is not sure enough on a second look to be reported at all
+    assert [(r.value, r.center, r.box) for r in readings] == [
+        (4, (50.0, 50.0), (30.0, 30.0, 70.0, 70.0)), (6, (150.0, 50.0), (130.0, 30.0, 170.0, 70.0))]
