@@ -62,20 +62,22 @@ class LearnedPipReader:
         if not candidates:
             return []
         answers = self._classify(image, candidates)
-        turned_down = [c for c, (value, _) in zip(candidates, answers) if value == NOT_A_DIE]
-        if turned_down:
-            larger = [Candidate(c.center, c.size * SECOND_LOOK, c.score) for c in turned_down]
-            kept = [(c, a) for c, a in zip(candidates, answers) if a[0] != NOT_A_DIE]
-            for candidate, (value, confidence) in zip(larger, self._classify(image, larger)):
-                if value == NOT_A_DIE or confidence < SECOND_LOOK_SURE:
-                    continue
-                if not any(_within(other, candidate, candidate.size) for other, _ in kept):
+        kept = [(c, a) for c, a in zip(candidates, answers) if a[0] != NOT_A_DIE]
+
+        def lies_on_a_die(larger: Candidate) -> bool:
+            return any(_within(other, larger, larger.size) for other, _ in kept)
+
+        second_looks = []
+        for candidate, (value, _) in zip(candidates, answers):
+            larger = Candidate(candidate.center, candidate.size * SECOND_LOOK, candidate.score)
+            if value == NOT_A_DIE and not lies_on_a_die(larger):
+                second_looks.append(larger)
+        if second_looks:
+            for candidate, (value, confidence) in zip(second_looks, self._classify(image, second_looks)):
+                if value != NOT_A_DIE and confidence >= SECOND_LOOK_SURE and not lies_on_a_die(candidate):
                     kept.append((candidate, (value, confidence)))
-            candidates, answers = [c for c, _ in kept], [a for _, a in kept]
         readings = []
-        for candidate, (value, confidence) in zip(candidates, answers):
-            if value == NOT_A_DIE:
-                continue
+        for candidate, (value, confidence) in kept:
             cx, cy = candidate.center[0] + ox, candidate.center[1] + oy
             half = candidate.size / 2
             readings.append(DieReading(
