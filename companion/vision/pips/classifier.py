@@ -162,8 +162,8 @@ class PipClassifier:
                           self.input_px, self.context)
         p = self.probabilities(crops)
         best = p[:, 1:].argmax(axis=1) + 1
-        return [(NOT_A_FACE, float(p[i, NOT_A_FACE])) if p[i, NOT_A_FACE] >= NOT_A_FACE_FROM else (int(v), float(p[i, v]))
-                for i, v in enumerate(best)]
+        return [(NOT_A_FACE, float(p[i, NOT_A_FACE])) if p[i, NOT_A_FACE] >= NOT_A_FACE_FROM
+                else (int(v), float(p[i, v])) for i, v in enumerate(best)]
 
 
 @functools.lru_cache(maxsize=4)
@@ -173,5 +173,6 @@ def load_classifier(path: str | Path = MODEL_PATH) -> PipClassifier:
 
 def classify_dice(frame_bgr: np.ndarray, candidates: Iterable) -> list[tuple[int, float]]:
     """`(value, confidence)` per candidate, in order: value 1–6, or 0 when the crop is not a die's top
-    face (when at least NOT_A_FACE_FROM likely, which keeps extra dice rare). All crops of the frame go through the network in one batch."""
+    face (when at least NOT_A_FACE_FROM likely, which keeps extra dice rare). All crops of the frame go
+    through the network in one batch."""
     return load_classifier().classify(frame_bgr, candidates)

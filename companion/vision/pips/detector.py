@@ -1,9 +1,9 @@
 """The learned pip-dice detector: where each die's top face is, and how big, in one small network pass.
 
-The frame is shrunk (area averaging) to at most `INPUT_PIXELS` pixels and run through a tiny fully-convolutional network
-(models/pips-detector.onnx, read by cv2.dnn; only Conv and Relu) that predicts, every `STRIDE` input
-pixels, four maps: a top-face-centre heatmap (logit), the log of the top face's size in input pixels,
-and the centre's offset within the cell. Local maxima of the heatmap above `threshold` become
+The frame is shrunk (area averaging) to at most `INPUT_PIXELS` pixels and run through a tiny
+fully-convolutional network (models/pips-detector.onnx, read by cv2.dnn; only Conv and Relu) that
+predicts, every `STRIDE` input pixels, four maps: a top-face-centre heatmap (logit), the log of the top
+face's size in input pixels, and the centre's offset within the cell. Local maxima of the heatmap above `threshold` become
 `Candidate`s. The network and its training are described in models/pips-detector.md and made by
 models/train_pips_detector.py.
 
