@@ -33,8 +33,6 @@ OBLIQUE_SETS = {"matteop65-d6"}
 JPEG_QUALITY = 90
 DETECTOR_SHRINKS = (3, 4)
 DETECTOR_THRESHOLD = 0.2
-
-
 ON_A_DIE = 0.35  # a detector candidate this close to a label's centre (in face sizes) reads as that die,
 SIZE_AGREES = (0.65, 1.5)  # if its size is within these times the label's face size
 

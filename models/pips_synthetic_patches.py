@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from companion.vision import scene  # noqa: E402
-from companion.vision.pips.classifier import canonical_patches  # noqa: E402
+from companion.vision.pips.classifier import PATCH_PX, canonical_patches  # noqa: E402
 from companion.vision.pips.classifier_data import Candidate, false_candidates  # noqa: E402
 
 OBLIQUE_DEG = 20.0  # cameras tilted more than this see side faces below top faces; rotation is limited there
@@ -108,7 +108,7 @@ def clutter_patches(image: np.ndarray, tops: list[Candidate], rng: np.random.Gen
                 cv2.line(canvas, centre, end, colour, max(1, int(size * 0.06)), cv2.LINE_AA)
         canvas = cv2.GaussianBlur(canvas, (0, 0), float(rng.uniform(0.3, 1.2)))
         patches.append(canonical_patches(canvas, [(x, y)], [size * rng.uniform(0.7, 1.2)])[0])
-    return np.array(patches, np.uint8).reshape(-1, *canonical_patches(image, [(0, 0)], [size]).shape[1:])
+    return np.array(patches, np.uint8).reshape(-1, PATCH_PX, PATCH_PX, 3)
 
 
 def scene_patches(rng: np.random.Generator, layouts: int = 3):
