@@ -5,8 +5,10 @@ Run by hand in the training venv (torch is for training only; the companion runs
     python3 -m venv /tmp/train && /tmp/train/bin/pip install \\
         /opt/wheels/torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl numpy opencv-python-headless
     .venv/bin/python models/build_pips_dev_crops.py                       # real DEV-split patches (shipped)
-    .venv/bin/python models/pips_synthetic_patches.py /tmp/syn.npz --scenes 1500
-    /tmp/train/bin/python models/train_pips_classifier.py /tmp/syn.npz [--steps 3000]
+    .venv/bin/python models/pips_synthetic_patches.py /tmp/syn.npz --scenes 1500 --seed 22
+    /tmp/train/bin/python models/train_pips_classifier.py /tmp/syn.npz --steps 10000 --seed 9 --checkpoint /tmp/c.pt
+    /tmp/train/bin/python models/train_pips_classifier.py /tmp/syn.npz --steps 6000 --seed 10 --lr 1.5e-3 \
+        --init /tmp/c.pt                                                    # the shipped weights
 
 Data: synthetic patches plus the real dev-split patches; a fifth of the real dev photos (by name) is kept
 out of training to choose the softmax temperature and report validation accuracy. The held-out quarter
