@@ -104,8 +104,9 @@ def open_camera(settings, sink: Callable[[Event], Any], record_dir=None) -> Came
     """The camera the settings name (camera.source), reading pip dice, started. Raises with a message
     naming what to check when there is no camera."""
     try:
-        from ..vision.live import DicePipeline, parse_tray
+        from ..vision.live import DicePipeline
         from ..vision.readers import get_reader
+        from ..vision.tray import parse_tray
     except ModuleNotFoundError as exc:
         raise CameraUnavailable(f"the camera pipeline is not part of this build ({exc.name} is missing)") from None
     camera = settings["camera"]

@@ -99,9 +99,10 @@ def make_reader(kind: str, directory: str | Path):
 
 def reread_frames(directory: str | Path, setup: CameraSetup, reader=None) -> tuple[list[Event], int]:
     """The camera events the recording's frames give through the vision pipeline, and the frame count."""
-    from ..vision.live import DicePipeline, parse_tray
+    from ..vision.live import DicePipeline
     from ..vision.recording import RecordingSource
     from ..vision.sources import SourceError
+    from ..vision.tray import parse_tray
 
     try:
         source = RecordingSource(directory)

@@ -15,7 +15,6 @@ from typing import Callable, Iterable, TextIO
 from ..events import CameraHealth, DiceSettled, DieReading, Event, ZoneState
 from .settle import Box, MotionSettings, Reader, SettleDetector
 from .sources import Frame
-from .tray import parse_tray  # noqa: F401  (the table and replay parse the tray setting through here)
 from .zones import Zone, ZoneTracker
 
 

@@ -21,8 +21,7 @@ import numpy as np
 
 from ..events import DiceSettled, DieReading
 from .sources import Frame
-
-Box = tuple[int, int, int, int]
+from .tray import Box
 
 
 class Reader(Protocol):
