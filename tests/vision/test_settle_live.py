@@ -124,4 +124,3 @@ def test_a_camera_lost_mid_game_reports_health_and_rolls_keep_coming():
     assert "CameraHealth" in kinds
     assert [e.state for e in events if isinstance(e, CameraHealth)][:3] == ["lost", "reopening", "ok"]
     assert sum(isinstance(e, DiceSettled) for e in events) == 2
-
