@@ -4,7 +4,6 @@ import json
 
 import cv2
 import numpy as np
-import pytest
 
 from companion.events import CameraHealth, DiceSettled, DieReading, ZoneState
 from companion.vision.annotate import SURE_BGR, UNSURE_BGR, annotate, annotated_jpeg
