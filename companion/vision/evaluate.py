@@ -121,6 +121,12 @@ class SetScore:
         return sum(1 for s in self.images for _, read, unsure in s.pairs if unsure)
 
     @property
+    def wrong(self) -> int:
+        """Dice read as another value and not marked unsure: the misreads nobody is asked to check."""
+        return sum(1 for s in self.images for label, read, unsure in s.pairs
+                   if read is not None and read != label and not unsure)
+
+    @property
     def missed(self) -> int:
         return sum(1 for s in self.images for _, read, _ in s.pairs if read is None)
 
@@ -176,7 +182,7 @@ def report(score: SetScore, title: str) -> str:
     lines = [
         f"{title}: {len(score.images)} photos, {score.dice} dice",
         f"  per die:   {score.die_accuracy:.1%} right ({score.dice_right}/{score.dice}), "
-        f"{score.missed} missed, {score.unsure} unsure",
+        f"{score.wrong} wrong and not marked unsure, {score.missed} missed, {score.unsure} unsure",
         f"  per photo: {score.photo_accuracy:.1%} all right with nothing extra",
         f"  extra dice: {score.extra} ({score.extra_per_100_photos:.1f} per 100 photos)",
         "  per value: " + ", ".join(f"{v}: {r}/{n}" for v, (r, n) in score.per_value().items()),
