@@ -153,7 +153,8 @@ def test_a_missing_model_file_is_named_in_the_error(tmp_path):
 
 
 # set: least share of held-out dice the full reader (detector + classifier) reads right, most extra per photo
-READER_FLOORS = {"nell-byler-d6": (0.81, 0.05), "matteop65-d6": (0.96, 0.15)}
+READER_FLOORS = {"nell-byler-d6": (0.70, 0.05), "matteop65-d6": (0.96, 0.15)}
+SILENTLY_WRONG_AT_MOST = 0.02  # of the dice: read as another value without being marked unsure
 
 
 def test_the_pips_reader_is_the_learned_one():
@@ -170,6 +171,7 @@ def test_learned_reader_on_held_out_photos(name):
     floor, most_extra = READER_FLOORS[name]
     assert score.die_accuracy >= floor, f"{name} [holdout]: {score.die_accuracy:.1%} of dice right, floor {floor:.0%}"
     assert score.extra / len(score.images) <= most_extra
+    assert score.wrong / score.dice <= SILENTLY_WRONG_AT_MOST, f"{name} [holdout]: {score.wrong} of {score.dice} dice misread unflagged"
 
 
 def test_the_detector_shrinks_each_frame_as_finely_as_its_pixel_budget_allows():
