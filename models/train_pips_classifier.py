@@ -8,7 +8,13 @@ Run by hand in the training venv (torch is for training only; the companion runs
     .venv/bin/python models/pips_synthetic_patches.py /tmp/syn.npz --scenes 1500 --seed 22
     /tmp/train/bin/python models/train_pips_classifier.py /tmp/syn.npz --steps 10000 --seed 9 --checkpoint /tmp/c.pt
     /tmp/train/bin/python models/train_pips_classifier.py /tmp/syn.npz --steps 6000 --seed 10 --lr 1.5e-3 \
-        --init /tmp/c.pt                                                    # the shipped weights
+        --init /tmp/c.pt --checkpoint /tmp/quick.pt                         # the shipped weights
+    /tmp/train/bin/python models/train_pips_classifier.py /tmp/syn.npz --input-px 48 --steps 6000 --seed 31 \
+        --lr 2e-3 --threads 1 --init /tmp/quick.pt --out models/pips-close-look.npz  # the close look
+
+Patches are stored at 72 px (classifier.PATCH_PX, enough for the close look's 48 px input) and resampled
+here to the scale of the network being trained. Weights for another input size (the quick network's, for
+the close look) give it their convolutions; its dense head starts afresh.
 
 Data: synthetic patches plus the real dev-split patches; a fifth of the real dev photos (by name) is kept
 out of training to choose the softmax temperature and report validation accuracy. The held-out quarter
@@ -26,6 +32,7 @@ import sys
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 import torch
 import torch.nn as nn
@@ -36,21 +43,22 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "models"))
 
 from build_pips_dev_crops import load_dev_crops  # noqa: E402
-from companion.vision.pips.classifier import CONTEXT, INPUT_PX, NORMALISE_FLOOR, PATCH_PX  # noqa: E402
+from companion.vision.pips.classifier import CONTEXT, INPUT_PX, NORMALISE_FLOOR, PATCH_CONTEXT  # noqa: E402
 
 CLASSES = 7
-FACE_IN_PATCH = 2 * INPUT_PX / (PATCH_PX * CONTEXT)  # a face side in the patch's [-1, 1] coordinates
+FACE_IN_PATCH = 2 / PATCH_CONTEXT  # a face side in the patch's [-1, 1] coordinates
+INPUT_IN_PATCH = CONTEXT / PATCH_CONTEXT  # the share of the patch's side the input crop spans
 
 
 class Net(nn.Module):
-    def __init__(self, widths=(12, 24, 48), hidden=64):
+    def __init__(self, widths=(12, 24, 48), hidden=64, input_px=INPUT_PX):
         super().__init__()
         layers, c = [], 3
         for w in widths:
             layers += [nn.Conv2d(c, w, 3, padding=1, bias=False), nn.BatchNorm2d(w), nn.ReLU(), nn.MaxPool2d(2)]
             c = w
         self.features = nn.Sequential(*layers)
-        side = INPUT_PX // 2 ** len(widths)
+        side = input_px // 2 ** len(widths)
         self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(c * side * side, hidden), nn.ReLU(),
                                   nn.Linear(hidden, CLASSES))
 
@@ -68,8 +76,9 @@ def normalise(x: torch.Tensor) -> torch.Tensor:
 GREY = torch.tensor([0.114, 0.587, 0.299]).view(1, 3, 1, 1)  # BGR
 
 
-def augment(patches: torch.Tensor, oblique: torch.Tensor, values: torch.Tensor, g: torch.Generator) -> torch.Tensor:
-    """(n, 3, PATCH_PX, PATCH_PX) uint8 BGR patches -> (n, 3, INPUT_PX, INPUT_PX) float crops, 0–255."""
+def augment(patches: torch.Tensor, oblique: torch.Tensor, values: torch.Tensor, g: torch.Generator,
+            input_px: int) -> torch.Tensor:
+    """(n, 3, p, p) uint8 BGR patches -> (n, 3, input_px, input_px) float crops, 0–255."""
     n = len(patches)
     rand = lambda *shape: torch.rand(*shape, generator=g)
     angle = (rand(n) * 2 - 1) * torch.where(oblique, torch.tensor(math.radians(25)), torch.tensor(math.pi))
@@ -78,15 +87,15 @@ def augment(patches: torch.Tensor, oblique: torch.Tensor, values: torch.Tensor, 
     shift = (rand(n, 2) * 2 - 1) * 0.12 * FACE_IN_PATCH
     shift = torch.where(positive[:, None], shift, shift * 1.5)
     mirror = torch.where(rand(n) < 0.5, -1.0, 1.0)
-    base = INPUT_PX / PATCH_PX * scale
+    base = INPUT_IN_PATCH * scale
     cos, sin = torch.cos(angle) * base, torch.sin(angle) * base
     theta = torch.stack([torch.stack([cos * mirror, -sin, shift[:, 0]], 1),
                          torch.stack([sin * mirror, cos, shift[:, 1]], 1)], 1)
-    grid = F.affine_grid(theta, (n, 3, INPUT_PX, INPUT_PX), align_corners=False)
+    grid = F.affine_grid(theta, (n, 3, input_px, input_px), align_corners=False)
     x = F.grid_sample(patches.float(), grid, mode="bilinear", padding_mode="border", align_corners=False) / 255.0
     # colour: any dice colours, so the channels are shuffled and scaled; some crops turn grey
     order = torch.stack([torch.randperm(3, generator=g) for _ in range(n)])
-    x = torch.gather(x, 1, order.view(n, 3, 1, 1).expand(-1, -1, INPUT_PX, INPUT_PX))
+    x = torch.gather(x, 1, order.view(n, 3, 1, 1).expand(-1, -1, input_px, input_px))
     x = x * (0.7 + 0.6 * rand(n, 3, 1, 1))
     grey = rand(n) < 0.15
     x[grey] = (x[grey] * GREY).sum(1, keepdim=True).expand(-1, 3, -1, -1)
@@ -95,7 +104,7 @@ def augment(patches: torch.Tensor, oblique: torch.Tensor, values: torch.Tensor, 
     x = 0.5 + (x - 0.5) * (0.6 + 0.8 * rand(n, 1, 1, 1))  # contrast 0.6–1.4
     glare = torch.nonzero(rand(n) < 0.25).flatten()  # a soft bright spot
     if len(glare):
-        yy, xx = torch.meshgrid(torch.linspace(-1, 1, INPUT_PX), torch.linspace(-1, 1, INPUT_PX), indexing="ij")
+        yy, xx = torch.meshgrid(torch.linspace(-1, 1, input_px), torch.linspace(-1, 1, input_px), indexing="ij")
         m = len(glare)
         centre = rand(m, 2, 1, 1) * 2 - 1
         radius = 0.1 + 0.3 * rand(m, 1, 1, 1)
@@ -114,12 +123,22 @@ def photo_is_validation(name: str) -> bool:
     return hashlib.sha1(("val:" + name).encode()).digest()[0] % 5 == 0
 
 
-def load_data(synthetic: list[Path], dev_crops: Path):
+def at_scale(patches: np.ndarray, input_px: int) -> np.ndarray:
+    """Stored patches resampled so that the network's input is their middle `input_px` square."""
+    side = round(input_px * PATCH_CONTEXT / CONTEXT)
+    if patches.shape[1] == side:
+        return patches
+    interpolation = cv2.INTER_AREA if side < patches.shape[1] else cv2.INTER_LINEAR
+    return np.stack([cv2.resize(p, (side, side), interpolation=interpolation) for p in patches])
+
+
+def load_data(synthetic: list[Path], dev_crops: Path, input_px: int):
     parts = []
     for path in synthetic:
         with np.load(path) as d:
-            parts.append((d["patches"], d["value"].astype(np.int64), d["oblique"], np.zeros(len(d["value"]), bool)))
+            parts.append((at_scale(d["patches"], input_px), d["value"].astype(np.int64), d["oblique"], np.zeros(len(d["value"]), bool)))
     real = load_dev_crops(dev_crops)
+    real["patches"] = at_scale(real["patches"], input_px)
     is_val = np.array([photo_is_validation(str(real["photos"][i])) for i in real["photo"]])
     train_real = (real["patches"][~is_val], real["value"][~is_val].astype(np.int64), real["oblique"][~is_val],
                   np.ones((~is_val).sum(), bool))
@@ -132,16 +151,16 @@ def to_tensors(patches, values, oblique):
             torch.from_numpy(oblique))
 
 
-def evaluate(net: Net, patches, values, oblique, g: torch.Generator, augmented: bool):
+def evaluate(net: Net, patches, values, oblique, g: torch.Generator, augmented: bool, input_px: int):
     """(logits, values) on crops cut as at run time (scale 1, centred), or augmented ones."""
     net.eval()
     p, v, o = to_tensors(patches, values, oblique)
     with torch.no_grad():
         if augmented:
-            x = augment(p, o, v, g)
+            x = augment(p, o, v, g, input_px)
         else:
-            lo = (PATCH_PX - INPUT_PX) // 2
-            x = p[:, :, lo:lo + INPUT_PX, lo:lo + INPUT_PX].float()
+            lo = (p.shape[-1] - input_px) // 2
+            x = p[:, :, lo:lo + input_px, lo:lo + input_px].float()
         logits = torch.cat([net(normalise(x[i:i + 512])) for i in range(0, len(x), 512)])
     return logits, v
 
@@ -152,7 +171,7 @@ def fit_temperature(logits: torch.Tensor, values: torch.Tensor) -> float:
     return float(temperatures[int(np.argmin(losses))])
 
 
-def export(net: Net, temperature: float, out: Path) -> None:
+def export(net: Net, temperature: float, out: Path, input_px: int) -> None:
     """Fold each BatchNorm into its convolution and save plain arrays for classifier.PipClassifier."""
     arrays: dict[str, np.ndarray] = {}
     convs = [m for m in net.features if isinstance(m, nn.Conv2d)]
@@ -165,7 +184,7 @@ def export(net: Net, temperature: float, out: Path) -> None:
     for i, layer in enumerate(dense):
         arrays[f"dense{i}_w"] = layer.weight.detach().numpy().astype(np.float32)
         arrays[f"dense{i}_b"] = layer.bias.detach().numpy().astype(np.float32)
-    np.savez(out, conv_layers=len(convs), dense_layers=len(dense), temperature=temperature, input_px=INPUT_PX,
+    np.savez(out, conv_layers=len(convs), dense_layers=len(dense), temperature=temperature, input_px=input_px,
              context=CONTEXT, **arrays)
 
 
@@ -194,12 +213,13 @@ def main() -> int:
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--threads", type=int, default=2, help="torch CPU threads")
     parser.add_argument("--widths", default="12,24,48", help="channels of the three convolutions")
+    parser.add_argument("--input-px", type=int, default=INPUT_PX, help="crop side the network reads (48: the close look)")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     g = torch.Generator().manual_seed(args.seed)
 
-    synthetic, train_real, val_real = load_data(args.synthetic, args.dev_crops)
+    synthetic, train_real, val_real = load_data(args.synthetic, args.dev_crops, args.input_px)
     patches = np.concatenate([s[0] for s in synthetic] + [train_real[0]])
     values = np.concatenate([s[1] for s in synthetic] + [train_real[1]])
     oblique = np.concatenate([s[2] for s in synthetic] + [train_real[2]])
@@ -211,9 +231,12 @@ def main() -> int:
     weights = np.where(is_real, args.real_weight, 1.0) / counts[values] ** 0.5
     sampler_weights = torch.from_numpy(weights / weights.sum())
 
-    net = Net(tuple(int(w) for w in args.widths.split(",")))
-    if args.init:
-        net.load_state_dict(torch.load(args.init))
+    net = Net(tuple(int(w) for w in args.widths.split(",")), input_px=args.input_px)
+    if args.init:  # weights for another input size keep their convolutions; the dense head starts afresh
+        own = net.state_dict()
+        state = {k: v for k, v in torch.load(args.init).items() if k in own and own[k].shape == v.shape}
+        net.load_state_dict(state, strict=False)
+        print(f"from {args.init}: {len(state)} of {len(own)} tensors", flush=True)
     steps_per_epoch = 200
     optimiser = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.lr, total_steps=args.steps)
@@ -222,28 +245,28 @@ def main() -> int:
         start, total = time.time(), 0.0
         for _ in range(steps_per_epoch):
             index = torch.multinomial(sampler_weights, args.batch, replacement=True, generator=g)
-            x = normalise(augment(p_all[index], o_all[index], v_all[index], g))
+            x = normalise(augment(p_all[index], o_all[index], v_all[index], g, args.input_px))
             loss = F.cross_entropy(net(x), v_all[index], label_smoothing=0.02)
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
             schedule.step()
             total += loss.item()
-        logits, v = evaluate(net, *val_real, g, augmented=False)
+        logits, v = evaluate(net, *val_real, g, augmented=False, input_px=args.input_px)
         accuracy = (logits.argmax(1) == v).float().mean().item()
         print(f"step {(epoch + 1) * steps_per_epoch}: loss {total / steps_per_epoch:.3f}, real validation {accuracy:.2%} "
               f"({time.time() - start:.0f}s)", flush=True)
-        export(net, fit_temperature(logits, v), args.out)  # a usable model at every stage of a long run
+        export(net, fit_temperature(logits, v), args.out, args.input_px)  # a usable model at every stage of a long run
         if args.checkpoint:
             torch.save(net.state_dict(), args.checkpoint)
 
-    logits, v = evaluate(net, *val_real, g, augmented=False)
-    augmented_logits, augmented_v = evaluate(net, *val_real, g, augmented=True)
+    logits, v = evaluate(net, *val_real, g, augmented=False, input_px=args.input_px)
+    augmented_logits, augmented_v = evaluate(net, *val_real, g, augmented=True, input_px=args.input_px)
     temperature = fit_temperature(torch.cat([logits, augmented_logits]), torch.cat([v, augmented_v]))
     print(f"temperature {temperature:.2f}")
     print("real validation, centred:\n" + accuracy_table(logits, v))
     print("real validation, augmented:\n" + accuracy_table(augmented_logits, augmented_v))
-    export(net, temperature, args.out)
+    export(net, temperature, args.out, args.input_px)
     if args.checkpoint:
         torch.save(net.state_dict(), args.checkpoint)
     print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")

@@ -153,7 +153,7 @@ def test_a_missing_model_file_is_named_in_the_error(tmp_path):
 
 
 # set: least share of held-out dice the full reader (detector + classifier) reads right, most extra per photo
-READER_FLOORS = {"nell-byler-d6": (0.70, 0.05), "matteop65-d6": (0.96, 0.15)}
+READER_FLOORS = {"nell-byler-d6": (0.77, 0.05), "matteop65-d6": (0.96, 0.15)}
 SILENTLY_WRONG_AT_MOST = 0.02  # of the dice: read as another value without being marked unsure
 
 
@@ -201,3 +201,19 @@ def test_a_die_given_too_small_a_size_gets_a_second_look_at_twice_the_size():
     # the one at (50, 150) is not sure enough on a second look to be reported at all
     assert [(r.value, r.center, r.box) for r in readings] == [
         (4, (50.0, 50.0), (30.0, 30.0, 70.0, 70.0)), (6, (150.0, 50.0), (130.0, 30.0, 170.0, 70.0))]
+
+
+def test_the_quick_reader_reads_without_the_close_look(monkeypatch):
+    from companion.vision import scene
+    from companion.vision.pips import classifier
+
+    image, truth = scene.render_scene(41, dice=5, style="white", camera=scene.CameraModel(1280, 720))
+
+    def no_close_look():
+        raise AssertionError("the quick reader used the close look")
+
+    monkeypatch.setattr(classifier, "load_close_look", no_close_look)
+    readings = LearnedPipReader(close_look=False).read(image)
+    assert sorted(r.value for r in readings) == sorted(d.value for d in truth.dice)
+    with pytest.raises(AssertionError, match="close look"):
+        LearnedPipReader().read(image)

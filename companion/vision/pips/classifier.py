@@ -25,11 +25,13 @@ import numpy as np
 NOT_A_FACE = 0
 INPUT_PX = 32
 CONTEXT = 1.4  # the crop spans this many face sides, so the die's edges and neighbours show
-PATCH_PX = 48  # stored training patches: wider than the input so rotation and shifts stay inside
-PATCH_CONTEXT = PATCH_PX / INPUT_PX * CONTEXT
+PATCH_CONTEXT = 2.1  # stored training patches span this many face sides, so rotation and shifts stay inside
+PATCH_PX = 72  # ... at this resolution: enough for the close look's 48 px input
 NOT_A_FACE_FROM = 0.1  # a candidate this likely not a top face is dropped even if a value wins (dev split)
 NORMALISE_FLOOR = 8.0  # grey levels; keeps flat background crops from being blown up into noise
 MODEL_PATH = Path(__file__).resolve().parents[3] / "models" / "pips-classifier.npz"
+CLOSE_LOOK_PATH = MODEL_PATH.with_name("pips-close-look.npz")
+CLOSE_LOOK_BELOW = 0.9  # values the quick network reads less surely than this are read again, closer (dev split)
 
 
 class ModelMissing(FileNotFoundError):
@@ -150,16 +152,44 @@ class PipClassifier:
         p = np.exp(z)
         return p / p.sum(axis=1, keepdims=True)
 
-    def classify(self, frame_bgr: np.ndarray, candidates: Iterable) -> list[tuple[int, float]]:
-        candidates = list(candidates)
-        if not candidates:
-            return []
+    def crop_probabilities(self, frame_bgr: np.ndarray, candidates: Sequence) -> np.ndarray:
         crops = cut_crops(frame_bgr, [c.center for c in candidates], [c.size for c in candidates],
                           self.input_px, self.context)
-        p = self.probabilities(crops)
-        best = p[:, 1:].argmax(axis=1) + 1
-        return [(NOT_A_FACE, float(p[i, NOT_A_FACE])) if p[i, NOT_A_FACE] >= NOT_A_FACE_FROM
-                else (int(v), float(p[i, v])) for i, v in enumerate(best)]
+        return self.probabilities(crops)
+
+    def classify(self, frame_bgr: np.ndarray, candidates: Iterable) -> list[tuple[int, float]]:
+        candidates = list(candidates)
+        return answers(self.crop_probabilities(frame_bgr, candidates)) if candidates else []
+
+
+def answers(p: np.ndarray) -> list[tuple[int, float]]:
+    """`(value, confidence)` per row of class probabilities: NOT_A_FACE when that is at least
+    NOT_A_FACE_FROM likely, else the likeliest value."""
+    best = p[:, 1:].argmax(axis=1) + 1
+    return [(NOT_A_FACE, float(p[i, NOT_A_FACE])) if p[i, NOT_A_FACE] >= NOT_A_FACE_FROM
+            else (int(v), float(p[i, v])) for i, v in enumerate(best)]
+
+
+class CloseLookClassifier:
+    """The quick network reads every candidate; the values it reads less surely than `below` are read again
+    by the close-look network from a sharper crop (48 px: the pips of dark, smoky dice are 2–3 px in the
+    quick crop), whose answer replaces the quick one and may be "not a face". What the quick network turned
+    down stays down: re-reading those added extra dice on the dev split."""
+
+    def __init__(self, quick: PipClassifier, close: PipClassifier, below: float = CLOSE_LOOK_BELOW):
+        self.quick, self.close, self.below = quick, close, below
+
+    def probabilities(self, frame_bgr: np.ndarray, candidates: Sequence) -> np.ndarray:
+        p = self.quick.crop_probabilities(frame_bgr, candidates)
+        unsure = [i for i, (value, confidence) in enumerate(answers(p))
+                  if value != NOT_A_FACE and confidence < self.below]
+        if unsure:
+            p[unsure] = self.close.crop_probabilities(frame_bgr, [candidates[i] for i in unsure])
+        return p
+
+    def classify(self, frame_bgr: np.ndarray, candidates: Iterable) -> list[tuple[int, float]]:
+        candidates = list(candidates)
+        return answers(self.probabilities(frame_bgr, candidates)) if candidates else []
 
 
 @functools.lru_cache(maxsize=4)
@@ -167,8 +197,14 @@ def load_classifier(path: str | Path = MODEL_PATH) -> PipClassifier:
     return PipClassifier(path)
 
 
-def classify_dice(frame_bgr: np.ndarray, candidates: Iterable) -> list[tuple[int, float]]:
+@functools.lru_cache(maxsize=2)
+def load_close_look(path: str | Path = MODEL_PATH, close_path: str | Path = CLOSE_LOOK_PATH) -> CloseLookClassifier:
+    return CloseLookClassifier(load_classifier(path), load_classifier(close_path))
+
+
+def classify_dice(frame_bgr: np.ndarray, candidates: Iterable, close_look: bool = True) -> list[tuple[int, float]]:
     """`(value, confidence)` per candidate, in order: value 1–6, or 0 when the crop is not a die's top
     face (when at least NOT_A_FACE_FROM likely, which keeps extra dice rare). All crops of the frame go
-    through the network in one batch."""
-    return load_classifier().classify(frame_bgr, candidates)
+    through the quick network in one batch; with `close_look`, the values it is unsure of go through the
+    close-look network in a second."""
+    return (load_close_look() if close_look else load_classifier()).classify(frame_bgr, candidates)
