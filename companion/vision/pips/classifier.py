@@ -11,6 +11,9 @@ The weights live in models/pips-classifier.npz, made by models/train_pips_classi
 model card models/pips-classifier.md). Training cuts its crops with `canonical_patches` below, so
 training and reading see the same geometry.
 
+`classify_dice` reads with two networks: the quick one reads every candidate, and the values it is unsure
+of are read again from a sharper crop by the close look (`CloseLookClassifier`, models/pips-close-look.npz).
+
 The crops keep their colour: many dice have pips whose grey level is the body's (red pips on black or
 blue dice, yellow on green), and only the colour tells them apart.
 """

@@ -55,7 +55,7 @@ class LearnedPipReader:
                  classify: Classify | None = None, close_look: bool = True):
         self.unsure_below = unsure_below
         self.detector = detector or PipDetector()
-        self.classify = classify or (classify_dice if close_look else functools.partial(classify_dice, close_look=False))
+        self.classify = classify or functools.partial(classify_dice, close_look=close_look)
 
     def read(self, frame_bgr: np.ndarray, tray: tuple[int, int, int, int] | None = None) -> list[DieReading]:
         if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
