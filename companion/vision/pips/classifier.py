@@ -107,7 +107,18 @@ def _one_blas_thread() -> None:
     threadpool_limits(limits=1, user_api="blas")
 
 
-class PipClassifier:
+class _CandidateClassifier:
+    """`classify` for anything that gives class probabilities per candidate (`crop_probabilities`)."""
+
+    def crop_probabilities(self, frame_bgr: np.ndarray, candidates: Sequence) -> np.ndarray:
+        raise NotImplementedError
+
+    def classify(self, frame_bgr: np.ndarray, candidates: Iterable) -> list[tuple[int, float]]:
+        candidates = list(candidates)
+        return answers(self.crop_probabilities(frame_bgr, candidates)) if candidates else []
+
+
+class PipClassifier(_CandidateClassifier):
     """The network: three conv(3×3)+ReLU+maxpool stages, a hidden dense layer, 7 outputs (0 and 1–6)."""
 
     def __init__(self, path: str | Path = MODEL_PATH):
@@ -160,10 +171,6 @@ class PipClassifier:
                           self.input_px, self.context)
         return self.probabilities(crops)
 
-    def classify(self, frame_bgr: np.ndarray, candidates: Iterable) -> list[tuple[int, float]]:
-        candidates = list(candidates)
-        return answers(self.crop_probabilities(frame_bgr, candidates)) if candidates else []
-
 
 def answers(p: np.ndarray) -> list[tuple[int, float]]:
     """`(value, confidence)` per row of class probabilities: NOT_A_FACE when that is at least
@@ -173,7 +180,7 @@ def answers(p: np.ndarray) -> list[tuple[int, float]]:
             else (int(v), float(p[i, v])) for i, v in enumerate(best)]
 
 
-class CloseLookClassifier:
+class CloseLookClassifier(_CandidateClassifier):
     """The quick network reads every candidate; the values it reads less surely than `below` are read again
     by the close-look network from a sharper crop (48 px: the pips of dark, smoky dice are 2–3 px in the
     quick crop), whose answer replaces the quick one and may be "not a face". What the quick network turned
@@ -182,17 +189,13 @@ class CloseLookClassifier:
     def __init__(self, quick: PipClassifier, close: PipClassifier, below: float = CLOSE_LOOK_BELOW):
         self.quick, self.close, self.below = quick, close, below
 
-    def probabilities(self, frame_bgr: np.ndarray, candidates: Sequence) -> np.ndarray:
+    def crop_probabilities(self, frame_bgr: np.ndarray, candidates: Sequence) -> np.ndarray:
         p = self.quick.crop_probabilities(frame_bgr, candidates)
         unsure = [i for i, (value, confidence) in enumerate(answers(p))
                   if value != NOT_A_FACE and confidence < self.below]
         if unsure:
             p[unsure] = self.close.crop_probabilities(frame_bgr, [candidates[i] for i in unsure])
         return p
-
-    def classify(self, frame_bgr: np.ndarray, candidates: Iterable) -> list[tuple[int, float]]:
-        candidates = list(candidates)
-        return answers(self.probabilities(frame_bgr, candidates)) if candidates else []
 
 
 @functools.lru_cache(maxsize=4)
