@@ -62,7 +62,7 @@ def _timed(name: str, make_call):
         call(frames[index[0] % len(frames)])
         index[0] += 1
 
-    samples = time_calls(one, repeat=60, warmup=4)
+    samples = time_calls(one, repeat=240, warmup=len(frames))
     return summarise(name, samples, TARGET_MS, note="one core (cv2.setNumThreads(1)); a Pi 4 core is 3-4x slower")
 
 

