@@ -13,7 +13,7 @@ cv2 = pytest.importorskip("cv2")
 from companion.vision.evaluate import load_set, match  # noqa: E402
 from companion.vision.pips.detector import STRIDE, Candidate, PipDetector, decode  # noqa: E402
 from companion.vision.pips.detector_eval import LabelOracle, score_detector  # noqa: E402
-from companion.vision.pips.learned import LearnedPipReader  # noqa: E402
+from companion.vision.pips.learned import SIDE_FACE_LOOK, LearnedPipReader  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dice-real"
 
@@ -153,7 +153,7 @@ def test_a_missing_model_file_is_named_in_the_error(tmp_path):
 
 
 # set: least share of held-out dice the full reader (detector + classifier) reads right, most extra per photo
-READER_FLOORS = {"nell-byler-d6": (0.77, 0.05), "matteop65-d6": (0.96, 0.15)}
+READER_FLOORS = {"nell-byler-d6": (0.77, 0.05), "matteop65-d6": (0.96, 0.1)}
 SILENTLY_WRONG_AT_MOST = 0.02  # of the dice: read as another value without being marked unsure
 
 
@@ -201,6 +201,58 @@ def test_a_die_given_too_small_a_size_gets_a_second_look_at_twice_the_size():
     # the one at (50, 150) is not sure enough on a second look to be reported at all
     assert [(r.value, r.center, r.box) for r in readings] == [
         (4, (50.0, 50.0), (30.0, 30.0, 70.0, 70.0)), (6, (150.0, 50.0), (130.0, 30.0, 170.0, 70.0))]
+
+
+def test_the_side_face_under_a_1_is_dropped_when_a_wider_look_calls_it_no_face(monkeypatch):
+    """A camera at an angle sees the side face below a 1; the 1's pip is outside the side face's crop, so
+    only a wider look tells it from a top face. Dice beside the 1, or below another value, are not re-read."""
+    from companion.vision.pips import side_faces
+
+    monkeypatch.setattr(side_faces, "tilt_from_one", lambda image, center, size: 45.0)
+    detector = _FixedDetector([Candidate((100, 100), 40, 0.9), Candidate((105, 136), 40, 0.9),
+                               Candidate((300, 100), 40, 0.9), Candidate((300, 140), 40, 0.9),
+                               Candidate((500, 100), 40, 0.9), Candidate((500, 140), 40, 0.9),
+                               Candidate((160, 100), 40, 0.9)])
+    first_look = {(100, 100): (1, 0.99), (105, 136): (4, 0.97), (300, 100): (1, 0.99), (300, 140): (5, 0.98),
+                  (500, 100): (3, 0.99), (500, 140): (2, 0.98), (160, 100): (6, 0.99)}
+    wider_look = {(105, 136): (0, 0.6), (300, 140): (5, 0.95)}
+    re_read = []
+
+    def classify(frame, candidates):
+        if all(c.size == 40 for c in candidates):
+            return [first_look[c.center] for c in candidates]
+        assert all(c.size == 40 * SIDE_FACE_LOOK for c in candidates)
+        re_read.extend(c.center for c in candidates)
+        return [wider_look[c.center] for c in candidates]
+
+    readings = LearnedPipReader(detector=detector, classify=classify).read(np.zeros((300, 600, 3), np.uint8))
+    assert sorted(re_read) == [(105, 136), (300, 140)]
+    assert sorted((r.center, r.value) for r in readings) == [
+        ((100.0, 100.0), 1), ((160.0, 100.0), 6), ((300.0, 100.0), 1), ((300.0, 140.0), 5),
+        ((500.0, 100.0), 3), ((500.0, 140.0), 2)]
+
+
+def test_a_die_below_a_1_seen_from_straight_above_is_not_re_read(monkeypatch):
+    from companion.vision.pips import side_faces
+
+    monkeypatch.setattr(side_faces, "tilt_from_one", lambda image, center, size: 10.0)
+    detector = _FixedDetector([Candidate((100, 100), 40, 0.9), Candidate((105, 136), 40, 0.9)])
+
+    def classify(frame, candidates):
+        assert all(c.size == 40 for c in candidates), "re-read a die in front of a 1 seen from above"
+        return [(1, 0.99) if c.center == (100, 100) else (4, 0.97) for c in candidates]
+
+    readings = LearnedPipReader(detector=detector, classify=classify).read(np.zeros((300, 300, 3), np.uint8))
+    assert [r.value for r in readings] == [1, 4]
+
+
+def test_no_side_face_of_a_1_is_read_as_a_die_in_an_oblique_webcam_photo():
+    """matteop65 train_dice_42.jpg (dev split): three dice showing 1, seen at a steep angle, whose side
+    faces below read as clean 2s and 5s in the classifier's crop."""
+    image = next(i for i in _images("matteop65-d6", "dev") if i.name.endswith("train_dice_42.jpg"))
+    score = match(image.dice, LearnedPipReader().read(cv2.imread(str(image.path))))
+    assert score.extra == 0
+    assert all(read == label and not unsure for label, read, unsure in score.pairs)
 
 
 def test_the_quick_reader_reads_without_the_close_look(monkeypatch):

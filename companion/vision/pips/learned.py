@@ -11,6 +11,10 @@ A die much closer to the camera than the detector was trained for gets too small
 a few pips, not a face, and is turned down. So each turned-down candidate has a second look at
 `SECOND_LOOK` times its size; what reads confidently as a face then is kept unless a die already read
 lies within that larger face's side (the detector's two candidates on a 2's two pips are one die).
+
+A camera at an angle sees the side face below each die's top face; under a 1 that side face can read as a
+clean face, so a die that `side_faces` finds suspect is read again `SIDE_FACE_LOOK` times wider, which
+takes in the 1's pip, and dropped if that wider look calls it "not a top face".
 """
 from __future__ import annotations
 
@@ -21,6 +25,7 @@ import numpy as np
 
 from ...events import DieReading
 from ..tray import crop_to_tray
+from . import side_faces
 from .detector import Candidate, PipDetector, find_dice
 
 __all__ = ["Candidate", "LearnedPipReader", "find_dice", "classify_dice"]
@@ -32,6 +37,7 @@ SECOND_LOOK_SURE = 0.9  # a second look is kept only this confident (dev split: 
 # at the price of asking more often (7% of its dice at 0.4, 26% at 0.85); matteop65 is the same up to 0.85.
 UNSURE_BELOW = 0.85
 NOT_A_DIE = 0
+SIDE_FACE_LOOK = 1.5  # dev split: the side faces under 1s read as no face, the dice in front kept their value
 
 Classify = Callable[[np.ndarray, Sequence[Candidate]], Sequence[tuple[int, float]]]
 
@@ -82,6 +88,7 @@ class LearnedPipReader:
             for candidate, (value, confidence) in zip(second_looks, self._classify(image, second_looks)):
                 if value != NOT_A_DIE and confidence >= SECOND_LOOK_SURE and not lies_on_a_die(candidate):
                     kept.append((candidate, (value, confidence)))
+        kept = self._without_side_faces_of_ones(image, kept)
         readings = []
         for candidate, (value, confidence) in kept:
             cx, cy = candidate.center[0] + ox, candidate.center[1] + oy
@@ -95,6 +102,14 @@ class LearnedPipReader:
             ))
         readings.sort(key=lambda r: (r.center[1], r.center[0]))
         return readings
+
+    def _without_side_faces_of_ones(self, image: np.ndarray, kept: list) -> list:
+        suspects = side_faces.suspects(image, kept)
+        if not suspects:
+            return kept
+        wider = [Candidate(kept[i][0].center, kept[i][0].size * SIDE_FACE_LOOK, kept[i][0].score) for i in suspects]
+        dropped = {i for i, (value, _) in zip(suspects, self._classify(image, wider)) if value == NOT_A_DIE}
+        return [k for i, k in enumerate(kept) if i not in dropped]
 
     def _classify(self, image: np.ndarray, candidates: Sequence[Candidate]) -> Sequence[tuple[int, float]]:
         answers = self.classify(image, candidates)
