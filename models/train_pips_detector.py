@@ -42,10 +42,10 @@ DIE_PX = (5.0, 24.0)  # die sizes in input pixels that training patches show
 
 
 class Detector(nn.Module):
-    def __init__(self):
+    def __init__(self, channels: tuple[int, ...] = CHANNELS):
         super().__init__()
         layers, c = [], 3
-        for out, stride, dilation in zip(CHANNELS, STRIDES, DILATIONS):
+        for out, stride, dilation in zip(channels, STRIDES, DILATIONS, strict=True):
             layers += [nn.Conv2d(c, out, 3, stride, padding=dilation, dilation=dilation, bias=False),
                        nn.BatchNorm2d(out), nn.ReLU()]
             c = out
@@ -220,6 +220,8 @@ def main() -> int:
     parser.add_argument("--resume", type=Path, help="a .pt state to start from")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads; 1 is fastest on a shared 2-core machine")
+    parser.add_argument("--channels", type=lambda text: tuple(int(c) for c in text.split(",")), default=CHANNELS,
+                        help=f"channels of the five convolutions, comma-separated (default {','.join(map(str, CHANNELS))})")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -237,7 +239,7 @@ def main() -> int:
     weights = np.array([(1 - args.real_share) / len(synthetic)] * len(synthetic) + [args.real_share / len(real)] * len(real))
     print(f"{len(synthetic)} synthetic scenes, {len(real)} real dev photos", flush=True)
 
-    model = Detector()
+    model = Detector(args.channels)
     if args.resume:
         model.load_state_dict(torch.load(args.resume))
     optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
