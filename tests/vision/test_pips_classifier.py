@@ -133,10 +133,12 @@ def test_crops_are_scaled_by_the_candidate_size():
     assert (large > 127).mean() == 1.0
 
 
-def test_numpy_convolution_matches_a_direct_one():
-    rng = np.random.default_rng(0)
-    x = rng.normal(size=(2, 8, 8, 3)).astype(np.float32)  # channels last
-    w = rng.normal(size=(4, 3, 3, 3)).astype(np.float32)  # torch layout (k, c, dy, dx)
+@pytest.mark.parametrize("convolution", ["_conv3x3_relu_pool", "_colour_conv3x3_relu_pool"])
+@pytest.mark.parametrize("channels", [3, 5])
+def test_numpy_convolution_matches_a_direct_one(convolution, channels):
+    rng = np.random.default_rng(channels)
+    x = rng.normal(size=(2, 8, 8, channels)).astype(np.float32)  # channels last
+    w = rng.normal(size=(4, channels, 3, 3)).astype(np.float32)  # torch layout (k, c, dy, dx)
     b = rng.normal(size=4).astype(np.float32)
     padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
     direct = np.zeros((2, 8, 8, 4), np.float32)
@@ -145,7 +147,7 @@ def test_numpy_convolution_matches_a_direct_one():
             direct[:, i, j] = np.einsum("nhwc,kchw->nk", padded[:, i:i + 3, j:j + 3], w) + b
     expected = np.maximum(direct, 0).reshape(2, 4, 2, 4, 2, 4).max(axis=(2, 4))
     matrix = w.transpose(2, 3, 1, 0).reshape(-1, 4)
-    assert np.allclose(classifier._conv3x3_relu_pool(x, matrix, b), expected, atol=1e-4)
+    assert np.allclose(getattr(classifier, convolution)(x, matrix, b), expected, atol=1e-4)
 
 
 def test_missing_weights_say_how_to_make_them(tmp_path):

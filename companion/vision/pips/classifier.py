@@ -101,6 +101,26 @@ def _conv3x3_relu_pool(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> n
     return pooled.reshape(n, h // 2, w // 2, k)
 
 
+def _colour_conv3x3_relu_pool(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    """`_conv3x3_relu_pool` for the first layer, whose three colour channels would make the window copy
+    move three floats at a time: here each channel is a plane, the nine shifted copies move whole rows, and
+    the product gives channels first (17 crops: 0.66 against 1.07 ms). Returns a channels-last view."""
+    n, h, w, c = x.shape
+    k = weight.shape[1]
+    planes = np.zeros((c, n, h + 2, w + 2), np.float32)
+    planes[:, :, 1:-1, 1:-1] = x.transpose(3, 0, 1, 2)
+    columns = np.empty((9, c, n, h, w), np.float32)
+    for d in range(9):
+        dy, dx = divmod(d, 3)
+        columns[d] = planes[:, :, dy:dy + h, dx:dx + w]
+    out = (weight.T @ columns.reshape(9 * c, n * h * w)).reshape(k, n * h // 2, 2, w)
+    pooled = np.maximum(out[:, :, 0], out[:, :, 1]).reshape(k, n * h // 2, w // 2, 2)
+    pooled = np.maximum(pooled[..., 0], pooled[..., 1])
+    pooled += bias[:, None, None]
+    np.maximum(pooled, 0, out=pooled)
+    return pooled.reshape(k, n, h // 2, w // 2).transpose(1, 2, 3, 0)
+
+
 def _one_blas_thread() -> None:
     """Limit numpy's BLAS to one thread, process-wide. The network's products are small (25 crops make
     matrices of a few thousand rows): a second BLAS thread only adds hand-offs, and on a busy machine, or a
@@ -149,8 +169,8 @@ class PipClassifier(_CandidateClassifier):
 
     def logits(self, normalised: np.ndarray) -> np.ndarray:
         """Raw scores (n, 7) for normalised crops (n, h, w, 3)."""
-        x = normalised
-        for weight, bias in self.convs:
+        x = _colour_conv3x3_relu_pool(normalised, *self.convs[0])
+        for weight, bias in self.convs[1:]:
             x = _conv3x3_relu_pool(x, weight, bias)
         x = x.reshape(len(x), -1)
         for i, (weight, bias) in enumerate(self.dense):
