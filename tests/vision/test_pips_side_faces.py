@@ -11,7 +11,7 @@ from companion.vision.pips.side_faces import lies_below, suspects, tilt_from_one
 
 
 def _one(tilt_deg: float, angle_deg: float = 0.0, body=(235, 238, 240), pip=(25, 25, 25)) -> np.ndarray:
-    """A 1's face 60 px across, its pip squeezed upright by the cosine of the tilt."""
+    """A 1's face, 60 px wide and foreshortened, its pip squeezed upright by the cosine of the tilt."""
     image = np.zeros((120, 120, 3), np.uint8)
     image[:] = (120, 150, 170)
     cv2.rectangle(image, (30, 40), (90, 80), body, -1)
