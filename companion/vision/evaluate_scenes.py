@@ -41,13 +41,18 @@ def scenes(count: int, seed: int) -> Iterator[tuple[list[str], np.ndarray, tuple
         camera = CameraModel(width, height, tilt_deg=float(rng.uniform(low, high)), hfov_deg=float(rng.uniform(45, 70)))
         frame, truth = render_scene(int(rng.integers(1 << 31)), dice=int(rng.integers(2, 7)), camera=camera,
                                     style=style, touching=touching)
-        dice = []
-        for die in truth.dice:
-            half = max(die.box[2] - die.box[0], die.box[3] - die.box[1]) / 2
-            x, y = die.center
-            dice.append(LabelledDie(die.value, (x - half, y - half, x + half, y + half)))
         groups = ["all", f"tilt {low:.0f}-{high:.0f}°", "two dice flush" if touching else "no dice touching", style]
-        yield groups, frame, tuple(dice)
+        yield groups, frame, labelled(truth.dice)
+
+
+def labelled(dice) -> tuple[LabelledDie, ...]:
+    """The generator's dice (`DieTruth`) as labels: centred on the top face, sized by the whole die's box."""
+    labels = []
+    for die in dice:
+        half = max(die.box[2] - die.box[0], die.box[3] - die.box[1]) / 2
+        x, y = die.center
+        labels.append(LabelledDie(die.value, (x - half, y - half, x + half, y + half)))
+    return tuple(labels)
 
 
 def score_scenes(reader, count: int, seed: int) -> dict[str, SetScore]:

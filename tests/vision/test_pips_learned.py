@@ -92,7 +92,7 @@ def test_decode_turns_heatmap_peaks_into_candidates_in_frame_pixels():
     assert candidates[0].score > candidates[1].score
 
 
-def test_decode_drops_a_weaker_peak_within_half_a_face_of_a_stronger_one():
+def test_decode_drops_a_weaker_peak_within_same_die_faces_of_a_stronger_one():
     maps = np.full((4, 10, 20), -10.0, np.float32)
     maps[2:] = 0.5
     maps[1] = np.log(40.0)
@@ -100,7 +100,7 @@ def test_decode_drops_a_weaker_peak_within_half_a_face_of_a_stronger_one():
     maps[0, 2, 3] = 1.0  # 9 px away: the same die
     maps[1, 5, 10:] = np.log(12.0)
     maps[0, 5, 10] = 2.0  # a 12 px die
-    maps[0, 5, 12] = 1.5  # 8 px away, more than half its face: a neighbour
+    maps[0, 5, 12] = 1.5  # 8 px away, more than SAME_DIE of its face: a neighbour
     centres = [c.center for c in decode(maps, 1.0, 1.0, 0.3)]
     assert centres == [(6.0, 6.0), (42.0, 22.0), (50.0, 22.0)]
 
@@ -119,7 +119,8 @@ def test_reader_drops_not_a_die_and_flags_unsure_readings():
     detector = _FixedDetector([Candidate((10, 10), 20, 0.9), Candidate((50, 10), 20, 0.8), Candidate((90, 10), 20, 0.7)])
     first_look = {(10, 10): (5, 0.95), (50, 10): (0, 0.99), (90, 10): (2, 0.3)}
     reader = LearnedPipReader(detector=detector, unsure_below=0.6,
-                              classify=lambda frame, cs: [first_look[c.center] if c.size == 20 else (0, 0.99) for c in cs])
+                              classify=lambda frame, cs: [first_look.get(c.center, (0, 0.99)) if c.size == 20 else (0, 0.99)
+                                                          for c in cs])
     readings = reader.read(np.zeros((100, 120, 3), np.uint8))
     assert [(r.value, r.unsure) for r in readings] == [(5, False), (2, True)]
     assert readings[0].box == (0.0, 0.0, 20.0, 20.0)
@@ -201,6 +202,61 @@ def test_a_die_given_too_small_a_size_gets_a_second_look_at_twice_the_size():
     # the one at (50, 150) is not sure enough on a second look to be reported at all
     assert [(r.value, r.center, r.box) for r in readings] == [
         (4, (50.0, 50.0), (30.0, 30.0, 70.0, 70.0)), (6, (150.0, 50.0), (130.0, 30.0, 170.0, 70.0))]
+
+
+def test_a_turned_down_candidate_on_two_flush_dice_gets_re_centred_looks_at_the_usual_size():
+    """The detector's candidate on two dice lying flush sits between them, sized for both: turned down. Read
+    again at the frame's usual face size (40 here) and a quarter face to each side, it finds the second die;
+    the look that lands on the die already read is not a second die."""
+    detector = _FixedDetector([Candidate((100, 100), 40, 0.9), Candidate((125, 100), 64, 0.6),
+                               Candidate((300, 100), 60, 0.3), Candidate((300, 300), 20, 0.9),
+                               Candidate((100, 300), 40, 0.8)])
+    answers = {((100, 100), 40): (5, 0.98), ((100, 300), 40): (2, 0.95),
+               ((135, 100), 40): (3, 0.97), ((115, 100), 40): (5, 0.99), ((125, 110), 40): (3, 0.8)}
+    calls = []
+
+    def classify(frame, candidates):
+        calls.append(candidates)
+        return [answers.get((c.center, c.size), (0, 0.99)) for c in candidates]
+
+    readings = LearnedPipReader(detector=detector, classify=classify).read(np.zeros((400, 400, 3), np.uint8))
+    # one batch of looks again: the second looks at twice the size (the one at (300, 300) is 40 px too), and
+    # re-centred looks only around the candidate between the flush dice: the one at (300, 100) is too faint a
+    # detection, the one at (300, 300) far smaller than the dice of this frame
+    assert len(calls) == 2
+    assert sorted(c.center for c in calls[1] if c.size == 40) == [
+        (115, 100), (125, 90), (125, 100), (125, 110), (135, 100), (300, 300)]
+    assert [(r.value, r.center, r.box) for r in readings] == [
+        (5, (100.0, 100.0), (80.0, 80.0, 120.0, 120.0)), (3, (135.0, 100.0), (115.0, 80.0, 155.0, 120.0)),
+        (2, (100.0, 300.0), (80.0, 280.0, 120.0, 320.0))]
+
+
+def test_no_re_centred_looks_without_a_die_read_surely():
+    detector = _FixedDetector([Candidate((100, 100), 40, 0.9), Candidate((200, 100), 40, 0.9)])
+    sizes = []
+
+    def classify(frame, candidates):
+        sizes.append([c.size for c in candidates])
+        return [(4, 0.7) if c.center == (100, 100) else (0, 0.9) for c in candidates]
+
+    readings = LearnedPipReader(detector=detector, classify=classify).read(np.zeros((300, 300, 3), np.uint8))
+    assert [(r.value, r.unsure) for r in readings] == [(4, True)]
+    assert sizes == [[40, 40], [80]]  # the first look, then the second look at twice the size; nothing re-centred
+
+
+def test_dice_lying_flush_are_both_read():
+    """Two to four dice, two of them pushed flush together, seen from straight above to 30° (24 generator
+    scenes, 72 dice): 47 read right, against 39 before the re-centred looks and closer peak spacing."""
+    from companion.vision.evaluate_scenes import labelled
+    from companion.vision.scene import STYLES, CameraModel, render_scene
+
+    reader, right = LearnedPipReader(), 0
+    for seed in range(24):
+        camera = CameraModel(640, 480, tilt_deg=10.0 * (seed % 4))
+        image, truth = render_scene(seed, dice=2 + seed % 3, camera=camera, style=list(STYLES)[seed % 7], touching=True)
+        pairs = match(labelled(truth.dice), reader.read(image)).pairs
+        right += sum(read == label and not unsure for label, read, unsure in pairs)
+    assert right >= 44
 
 
 def test_the_side_face_under_a_1_is_dropped_when_a_wider_look_calls_it_no_face(monkeypatch):

@@ -29,7 +29,7 @@ INPUT_SCALE = 1 / 64.0
 MODEL_PATH = Path(__file__).resolve().parents[3] / "models" / "pips-detector.onnx"
 THRESHOLD = 0.3
 MAX_CANDIDATES = 80
-SAME_DIE = 0.5  # two peaks closer than this many face sizes are one die
+SAME_DIE = 0.4  # two peaks closer than this many face sizes are one die (dev split: 0.5 merged dice lying flush)
 
 
 class ModelMissing(FileNotFoundError):

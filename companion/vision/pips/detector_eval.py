@@ -60,10 +60,12 @@ def score_detector(images, find) -> DetectorScore:
 
 class LabelOracle:
     """A classifier stand-in that knows the labels of one photo: a candidate within the match radius of
-    a labelled die reads as its value (each die once, nearest candidate first), any other as 0."""
+    a labelled die reads as its value (each die once, nearest candidate first, over all the reader's calls
+    for the photo), any other as 0."""
 
     def __init__(self, dice):
         self.dice = dice
+        self.answered: set[int] = set()
 
     def __call__(self, frame_bgr, candidates) -> list[tuple[int, float]]:
         readings = [DieReading(0, c.center, (0, 0, 0, 0), 1.0) for c in candidates]
@@ -75,11 +77,11 @@ class LabelOracle:
                 if dist <= MATCH_RADIUS * die.size:
                     pairs.append((dist, i, j))
         answers = [(0, 1.0)] * len(candidates)
-        taken_labels, taken_candidates = set(), set()
+        taken_candidates = set()
         for _, i, j in sorted(pairs):
-            if i in taken_labels or j in taken_candidates:
+            if i in self.answered or j in taken_candidates:
                 continue
-            taken_labels.add(i)
+            self.answered.add(i)
             taken_candidates.add(j)
             answers[j] = (self.dice[i].value, 1.0)
         return answers

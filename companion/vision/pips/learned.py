@@ -12,6 +12,13 @@ a few pips, not a face, and is turned down. So each turned-down candidate has a 
 `SECOND_LOOK` times its size; what reads confidently as a face then is kept unless a die already read
 lies within that larger face's side (the detector's two candidates on a 2's two pips are one die).
 
+The detector's candidate on one of two dice lying flush can sit between them, sized for both, and is
+turned down too. Dice in one frame are about one size, so each turned-down candidate about that size or
+larger has re-centred looks: read again at the usual face size (the median of the dice read surely), at
+its centre and `RECENTRE_SHIFT` of a face to each side; the surest that reads a face at least
+`RECENTRE_SURE` is kept unless a die already read lies within `RECENTRE_APART` faces. Second and
+re-centred looks go through the classifier in one batch.
+
 A camera at an angle sees the side face below each die's top face; under a 1 that side face can read as a
 clean face, so a die that `side_faces` finds suspect is read again `SIDE_FACE_LOOK` times wider, which
 takes in the 1's pip, and dropped if that wider look calls it "not a top face".
@@ -37,6 +44,14 @@ SECOND_LOOK_SURE = 0.9  # a second look is kept only this confident (dev split: 
 # at the price of asking more often (7% of its dice at 0.4, 26% at 0.85); matteop65 is the same up to 0.85.
 UNSURE_BELOW = 0.85
 NOT_A_DIE = 0
+# Re-centred looks, chosen on the dev split and the scene sweep (companion.vision.evaluate_scenes): for turned-
+# down candidates at least RECENTRE_FROM of the usual face size and detected at least RECENTRE_SCORE (below
+# that the looks found no die on the dev split, and cost a classifier pass on most benchmark frames)
+RECENTRE_FROM = 0.9
+RECENTRE_SCORE = 0.4
+RECENTRE_SHIFT = 0.25
+RECENTRE_SURE = 0.9
+RECENTRE_APART = 0.6
 SIDE_FACE_LOOK = 1.5  # dev split: the side faces under 1s read as no face, the dice in front kept their value
 
 Classify = Callable[[np.ndarray, Sequence[Candidate]], Sequence[tuple[int, float]]]
@@ -75,19 +90,8 @@ class LearnedPipReader:
             return []
         answers = self._classify(image, candidates)
         kept = [(c, a) for c, a in zip(candidates, answers) if a[0] != NOT_A_DIE]
-
-        def lies_on_a_die(larger: Candidate) -> bool:
-            return any(_within(other, larger, larger.size) for other, _ in kept)
-
-        second_looks = []
-        for candidate, (value, _) in zip(candidates, answers):
-            larger = Candidate(candidate.center, candidate.size * SECOND_LOOK, candidate.score)
-            if value == NOT_A_DIE and not lies_on_a_die(larger):
-                second_looks.append(larger)
-        if second_looks:
-            for candidate, (value, confidence) in zip(second_looks, self._classify(image, second_looks)):
-                if value != NOT_A_DIE and confidence >= SECOND_LOOK_SURE and not lies_on_a_die(candidate):
-                    kept.append((candidate, (value, confidence)))
+        turned_down = [c for c, (value, _) in zip(candidates, answers) if value == NOT_A_DIE]
+        kept += self._found_by_looking_again(image, turned_down, kept)
         kept = self._without_side_faces_of_ones(image, kept)
         readings = []
         for candidate, (value, confidence) in kept:
@@ -103,6 +107,30 @@ class LearnedPipReader:
         readings.sort(key=lambda r: (r.center[1], r.center[0]))
         return readings
 
+    def _found_by_looking_again(self, image: np.ndarray, turned_down: list[Candidate], kept: list) -> list:
+        """Dice among the turned-down candidates, read again in one batch: second looks at twice the size, and
+        re-centred looks at the frame's usual face size."""
+        def lies_on_a_die(larger: Candidate, dice: list) -> bool:
+            return any(_within(other, larger, larger.size) for other, _ in dice)
+
+        second_looks = [Candidate(c.center, c.size * SECOND_LOOK, c.score) for c in turned_down]
+        second_looks = [c for c in second_looks if not lies_on_a_die(c, kept)]
+        recentred = _recentred_looks(turned_down, kept)
+        if not second_looks and not recentred:
+            return []
+        answers = self._classify(image, second_looks + recentred)
+        found: list = []
+        for candidate, (value, confidence) in zip(second_looks, answers):
+            if value != NOT_A_DIE and confidence >= SECOND_LOOK_SURE and not lies_on_a_die(candidate, kept + found):
+                found.append((candidate, (value, confidence)))
+        surest_first = sorted(zip(recentred, answers[len(second_looks):]), key=lambda look: -look[1][1])
+        for look, (value, confidence) in surest_first:
+            if value == NOT_A_DIE or confidence < RECENTRE_SURE:
+                continue
+            if not any(_within(other, look, RECENTRE_APART * max(other.size, look.size)) for other, _ in kept + found):
+                found.append((look, (value, confidence)))
+        return found
+
     def _without_side_faces_of_ones(self, image: np.ndarray, kept: list) -> list:
         suspects = side_faces.suspects(image, kept)
         if not suspects:
@@ -116,6 +144,20 @@ class LearnedPipReader:
         if len(answers) != len(candidates):
             raise RuntimeError(f"the classifier answered {len(answers)} times for {len(candidates)} candidates")
         return answers
+
+
+def _recentred_looks(turned_down: list[Candidate], kept: list) -> list[Candidate]:
+    """Each turned-down candidate about the frame's usual face size or larger (the median of the dice read
+    surely), and detected at least RECENTRE_SCORE, looked at with that size at its centre and RECENTRE_SHIFT
+    of a face to each side."""
+    sure_sizes = [c.size for c, (_, confidence) in kept if confidence >= RECENTRE_SURE]
+    if not sure_sizes:
+        return []
+    usual = float(np.median(sure_sizes))
+    step = RECENTRE_SHIFT * usual
+    return [Candidate((c.center[0] + dx * step, c.center[1] + dy * step), usual, c.score)
+            for c in turned_down if c.size >= RECENTRE_FROM * usual and c.score >= RECENTRE_SCORE
+            for dx, dy in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))]
 
 
 def _within(a: Candidate, b: Candidate, distance: float) -> bool:
