@@ -68,4 +68,3 @@ def test_the_command_prints_the_score_per_group(capsys):
 def test_the_command_refuses_no_scenes(capsys):
     assert main(["--scenes", "0"]) == 2
     assert "--scenes must be at least 1" in capsys.readouterr().err
-
