@@ -70,9 +70,10 @@ def check_libraries(machine: Machine, source: str) -> Check:
     try:
         numpy = machine.import_module("numpy")
         cv2 = machine.import_module("cv2")
+        onnxruntime = machine.import_module("onnxruntime")  # runs the pip reader's networks
     except ImportError as exc:
         return Check("libraries", FAIL, f"cannot import {exc.name}: {exc}", "re-run the installer: sudo systemd/install.sh")
-    versions = f"numpy {numpy.__version__}, OpenCV {cv2.__version__}"
+    versions = f"numpy {numpy.__version__}, OpenCV {cv2.__version__}, ONNX Runtime {onnxruntime.__version__}"
     if source != "picamera2":
         return Check("libraries", OK, versions)
     try:

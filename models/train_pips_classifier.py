@@ -1,16 +1,17 @@
-"""Train the pip classifier (companion/vision/pips/classifier.py) and export models/pips-classifier.npz.
+"""Train the pip classifier (companion/vision/pips/classifier.py) and export models/pips-classifier.onnx.
 
-Run by hand in the training venv (torch is for training only; the companion runs the weights in numpy):
+Run by hand in the training venv (torch and onnx are for training only; the companion runs the network in
+ONNX Runtime):
 
     python3 -m venv /tmp/train && /tmp/train/bin/pip install \\
-        /opt/wheels/torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl numpy opencv-python-headless
+        /opt/wheels/torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl numpy opencv-python-headless onnx
     .venv/bin/python models/build_pips_dev_crops.py                       # real DEV-split patches (shipped)
     .venv/bin/python models/pips_synthetic_patches.py /tmp/syn.npz --scenes 1500 --seed 22
     /tmp/train/bin/python models/train_pips_classifier.py /tmp/syn.npz --steps 10000 --seed 9 --checkpoint /tmp/c.pt
     /tmp/train/bin/python models/train_pips_classifier.py /tmp/syn.npz --steps 6000 --seed 10 --lr 1.5e-3 \
         --init /tmp/c.pt --checkpoint /tmp/quick.pt                         # the shipped weights
     /tmp/train/bin/python models/train_pips_classifier.py /tmp/syn.npz --input-px 48 --steps 6000 --seed 31 \
-        --lr 2e-3 --threads 1 --init /tmp/quick.pt --out models/pips-close-look.npz  # the close look
+        --lr 2e-3 --threads 1 --init /tmp/quick.pt --out models/pips-close-look.onnx  # the close look
 
 Patches are stored at 72 px (classifier.PATCH_PX, enough for the close look's 48 px input) and resampled
 here to the scale of the network being trained. Weights for another input size (the quick network's, for
@@ -171,8 +172,9 @@ def fit_temperature(logits: torch.Tensor, values: torch.Tensor) -> float:
     return float(temperatures[int(np.argmin(losses))])
 
 
-def export(net: Net, temperature: float, out: Path, input_px: int) -> None:
-    """Fold each BatchNorm into its convolution and save plain arrays for classifier.PipClassifier."""
+def folded_arrays(net: Net) -> dict[str, np.ndarray]:
+    """The network's weights with each BatchNorm folded into its convolution, in torch's layout:
+    conv{i}_w (k, c, 3, 3), conv{i}_b, dense{i}_w (out, in), dense{i}_b."""
     arrays: dict[str, np.ndarray] = {}
     convs = [m for m in net.features if isinstance(m, nn.Conv2d)]
     norms = [m for m in net.features if isinstance(m, nn.BatchNorm2d)]
@@ -184,8 +186,34 @@ def export(net: Net, temperature: float, out: Path, input_px: int) -> None:
     for i, layer in enumerate(dense):
         arrays[f"dense{i}_w"] = layer.weight.detach().numpy().astype(np.float32)
         arrays[f"dense{i}_b"] = layer.bias.detach().numpy().astype(np.float32)
-    np.savez(out, conv_layers=len(convs), dense_layers=len(dense), temperature=temperature, input_px=input_px,
-             context=CONTEXT, **arrays)
+    return arrays
+
+
+def export(arrays: dict[str, np.ndarray], temperature: float, out: Path, input_px: int) -> None:
+    """Write folded weights as the ONNX network classifier.PipClassifier runs (Conv, Relu, MaxPool, Gemm;
+    any batch size), carrying the temperature, input size and crop context as metadata."""
+    import onnx
+
+    layers: list[nn.Module] = []
+    for i in range(sum(name.startswith("conv") and name.endswith("_w") for name in arrays)):
+        weight = torch.from_numpy(arrays[f"conv{i}_w"])
+        conv = nn.Conv2d(weight.shape[1], weight.shape[0], 3, padding=1)
+        conv.weight.data, conv.bias.data = weight, torch.from_numpy(arrays[f"conv{i}_b"])
+        layers += [conv, nn.ReLU(), nn.MaxPool2d(2)]
+    layers.append(nn.Flatten())
+    dense = sum(name.startswith("dense") and name.endswith("_w") for name in arrays)
+    for i in range(dense):
+        weight = torch.from_numpy(arrays[f"dense{i}_w"])
+        linear = nn.Linear(weight.shape[1], weight.shape[0])
+        linear.weight.data, linear.bias.data = weight, torch.from_numpy(arrays[f"dense{i}_b"])
+        layers += [linear] + ([nn.ReLU()] if i < dense - 1 else [])
+    torch.onnx.export(nn.Sequential(*layers).eval(), torch.zeros(1, 3, input_px, input_px), str(out),
+                      input_names=["crops"], output_names=["logits"], opset_version=13, dynamo=False,
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}})
+    model = onnx.load(str(out))
+    for key, value in {"temperature": temperature, "input_px": input_px, "context": CONTEXT}.items():
+        model.metadata_props.add(key=key, value=repr(value))
+    onnx.save(model, str(out))
 
 
 def accuracy_table(logits: torch.Tensor, values: torch.Tensor) -> str:
@@ -203,7 +231,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("synthetic", type=Path, nargs="+", help="patch files from pips_synthetic_patches.py")
     parser.add_argument("--dev-crops", type=Path, default=REPO / "models" / "data" / "pips-dev-crops.npz")
-    parser.add_argument("--out", type=Path, default=REPO / "models" / "pips-classifier.npz")
+    parser.add_argument("--out", type=Path, default=REPO / "models" / "pips-classifier.onnx")
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--real-weight", type=float, default=10.0, help="how often a real patch is drawn vs a synthetic one")
@@ -256,7 +284,8 @@ def main() -> int:
         accuracy = (logits.argmax(1) == v).float().mean().item()
         print(f"step {(epoch + 1) * steps_per_epoch}: loss {total / steps_per_epoch:.3f}, real validation {accuracy:.2%} "
               f"({time.time() - start:.0f}s)", flush=True)
-        export(net, fit_temperature(logits, v), args.out, args.input_px)  # a usable model at every stage of a long run
+        # a usable model at every stage of a long run
+        export(folded_arrays(net), fit_temperature(logits, v), args.out, args.input_px)
         if args.checkpoint:
             torch.save(net.state_dict(), args.checkpoint)
 
@@ -266,7 +295,7 @@ def main() -> int:
     print(f"temperature {temperature:.2f}")
     print("real validation, centred:\n" + accuracy_table(logits, v))
     print("real validation, augmented:\n" + accuracy_table(augmented_logits, augmented_v))
-    export(net, temperature, args.out, args.input_px)
+    export(folded_arrays(net), temperature, args.out, args.input_px)
     if args.checkpoint:
         torch.save(net.state_dict(), args.checkpoint)
     print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")

@@ -1,7 +1,7 @@
 """Train the pip-dice detector (companion/vision/pips/detector.py) and export models/pips-detector.onnx.
 
 Run by hand in a separate training venv (torch for training only; the companion runs the ONNX file
-through cv2.dnn):
+in ONNX Runtime):
 
     python3 -m venv /tmp/train-det
     /tmp/train-det/bin/pip install /opt/wheels/torch-2.13.0+cpu-*.whl numpy opencv-python-headless onnx

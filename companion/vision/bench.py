@@ -63,7 +63,8 @@ def _timed(name: str, make_call):
         index[0] += 1
 
     samples = time_calls(one, repeat=240, warmup=len(frames))
-    return summarise(name, samples, TARGET_MS, note="one core (cv2.setNumThreads(1)); a Pi 4 core is 3-4x slower")
+    return summarise(name, samples, TARGET_MS,
+                     note="one core (OpenCV and ONNX Runtime on one thread); a Pi 4 core is 3-4x slower")
 
 
 def _read_frame(name: str = "read_1280x720", **options):

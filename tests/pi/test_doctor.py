@@ -4,7 +4,7 @@ from companion.doctor import FAIL, OK, WARN, Machine, run_checks
 
 
 def fake_machine(tmp_path, *, chips=("gpiochip0",), rw=True, picamera_error=None, camera_out=(0, "0 : imx708 [4608x2592]"),
-                 free=50 * 2**30, ports=(), service="LoadState=loaded\nActiveState=active"):
+                 free=50 * 2**30, ports=(), service="LoadState=loaded\nActiveState=active", missing=()):
     dev = tmp_path / "dev"
     dev.mkdir(exist_ok=True)
     for chip in chips:
@@ -15,6 +15,8 @@ def fake_machine(tmp_path, *, chips=("gpiochip0",), rw=True, picamera_error=None
             if picamera_error:
                 raise ImportError(picamera_error)
             return object()  # Debian's picamera2 exists only on a Pi
+        if name in missing:
+            raise ImportError(f"No module named '{name}'", name=name)
         return __import__(name)
 
     def run(argv):
@@ -49,6 +51,11 @@ def test_numpy_conflict_with_debians_picamera2(tmp_path):
     machine = fake_machine(tmp_path, picamera_error="numpy.core.multiarray failed to import")
     check = by_name(run_checks(machine, settings_file(tmp_path)))["libraries"]
     assert check.status == FAIL and "numpy version conflict" in check.fix and "numpy<2" in check.fix
+
+
+def test_a_missing_network_runtime_is_named(tmp_path):
+    check = by_name(run_checks(fake_machine(tmp_path, missing={"onnxruntime"}), settings_file(tmp_path)))["libraries"]
+    assert check.status == FAIL and "onnxruntime" in check.message and "install.sh" in check.fix
 
 
 def test_camera_not_found_and_busy(tmp_path):

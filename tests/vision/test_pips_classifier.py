@@ -15,6 +15,7 @@ from companion.vision.evaluate import load_set  # noqa: E402
 from companion.vision.pips import classifier  # noqa: E402
 from companion.vision.pips.classifier import NOT_A_FACE, classify_dice, cut_crops  # noqa: E402
 from companion.vision.pips.classifier_data import BOX_KINDS, Candidate, label_candidates, score_classifier  # noqa: E402
+from companion.vision.pips.networks import ModelMissing  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dice-real"
 
@@ -133,26 +134,22 @@ def test_crops_are_scaled_by_the_candidate_size():
     assert (large > 127).mean() == 1.0
 
 
-@pytest.mark.parametrize("convolution", ["_conv3x3_relu_pool", "_colour_conv3x3_relu_pool"])
-@pytest.mark.parametrize("channels", [3, 5])
-def test_numpy_convolution_matches_a_direct_one(convolution, channels):
-    rng = np.random.default_rng(channels)
-    x = rng.normal(size=(2, 8, 8, channels)).astype(np.float32)  # channels last
-    w = rng.normal(size=(4, channels, 3, 3)).astype(np.float32)  # torch layout (k, c, dy, dx)
-    b = rng.normal(size=4).astype(np.float32)
-    padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
-    direct = np.zeros((2, 8, 8, 4), np.float32)
-    for i in range(8):
-        for j in range(8):
-            direct[:, i, j] = np.einsum("nhwc,kchw->nk", padded[:, i:i + 3, j:j + 3], w) + b
-    expected = np.maximum(direct, 0).reshape(2, 4, 2, 4, 2, 4).max(axis=(2, 4))
-    matrix = w.transpose(2, 3, 1, 0).reshape(-1, 4)
-    assert np.allclose(getattr(classifier, convolution)(x, matrix, b), expected, atol=1e-4)
-
-
 def test_missing_weights_say_how_to_make_them(tmp_path):
-    with pytest.raises(classifier.ModelMissing, match="train_pips_classifier"):
-        classifier.PipClassifier(tmp_path / "none.npz")
+    with pytest.raises(ModelMissing, match="train_pips_classifier"):
+        classifier.PipClassifier(tmp_path / "none.onnx")
+
+
+def test_a_damaged_network_file_is_named(tmp_path):
+    damaged = tmp_path / "pips-classifier.onnx"
+    damaged.write_bytes(classifier.MODEL_PATH.read_bytes()[:500])
+    with pytest.raises(ValueError, match="pips-classifier.onnx is not a network"):
+        classifier.PipClassifier(damaged)
+
+
+def test_a_network_without_its_reading_facts_is_refused():
+    """The detector's network is a valid ONNX file, but carries no temperature, input size or context."""
+    with pytest.raises(ValueError, match="lacks the classifier's temperature"):
+        classifier.PipClassifier(classifier.MODEL_PATH.with_name("pips-detector.onnx"))
 
 
 def test_reads_pips_that_differ_from_the_die_only_in_colour(monkeypatch):

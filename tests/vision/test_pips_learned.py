@@ -3,6 +3,7 @@
 Floors on the real photos (shared/data/dice-real, dev and held-out splits apart) are what was measured
 when they were set, less a small margin, so a regression fails here.
 """
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -147,10 +148,16 @@ def test_reader_refuses_a_grey_image():
 
 
 def test_a_missing_model_file_is_named_in_the_error(tmp_path):
-    from companion.vision.pips.detector import ModelMissing
+    from companion.vision.pips.networks import ModelMissing
 
     with pytest.raises(ModelMissing, match="nowhere.onnx"):
         PipDetector(tmp_path / "nowhere.onnx")
+
+
+def test_a_missing_network_runtime_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)
+    with pytest.raises(ModuleNotFoundError, match="onnxruntime package"):
+        PipDetector()
 
 
 # set: least share of held-out dice the full reader (detector + classifier) reads right, most extra per photo

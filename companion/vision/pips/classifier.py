@@ -3,16 +3,16 @@
 `classify_dice(frame_bgr, candidates)` takes candidates from the detector (anything with `center` (x, y)
 and `size`, the side of the top face in pixels), cuts one colour crop per candidate centred on it and
 scaled by its size (`CONTEXT` face sides across, resampled to `INPUT_PX` square), and runs all crops
-through one small convolutional network in numpy in a single batch. It returns `(value, confidence)`
-per candidate: value 1–6 or `NOT_A_FACE` (0) for background, a side face, half a die or two dice;
+through one small convolutional network (ONNX Runtime, one thread) in a single batch. It returns
+`(value, confidence)` per candidate: value 1–6 or `NOT_A_FACE` (0) for background, a side face, half a die or two dice;
 confidence is the temperature-calibrated softmax probability of that answer.
 
-The weights live in models/pips-classifier.npz, made by models/train_pips_classifier.py (see the
+The network lives in models/pips-classifier.onnx, made by models/train_pips_classifier.py (see the
 model card models/pips-classifier.md). Training cuts its crops with `canonical_patches` below, so
 training and reading see the same geometry.
 
 `classify_dice` reads with two networks: the quick one reads every candidate, and the values it is unsure
-of are read again from a sharper crop by the close look (`CloseLookClassifier`, models/pips-close-look.npz).
+of are read again from a sharper crop by the close look (`CloseLookClassifier`, models/pips-close-look.onnx).
 
 The crops keep their colour: many dice have pips whose grey level is the body's (red pips on black or
 blue dice, yellow on green), and only the colour tells them apart.
@@ -25,6 +25,8 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from .networks import metadata, open_network
+
 NOT_A_FACE = 0
 INPUT_PX = 32
 CONTEXT = 1.4  # the crop spans this many face sides, so the die's edges and neighbours show
@@ -32,13 +34,9 @@ PATCH_CONTEXT = 2.1  # stored training patches span this many face sides, so rot
 PATCH_PX = 72  # ... at this resolution: enough for the close look's 48 px input
 NOT_A_FACE_FROM = 0.1  # a candidate this likely not a top face is dropped even if a value wins (dev split)
 NORMALISE_FLOOR = 8.0  # grey levels; keeps flat background crops from being blown up into noise
-MODEL_PATH = Path(__file__).resolve().parents[3] / "models" / "pips-classifier.npz"
-CLOSE_LOOK_PATH = MODEL_PATH.with_name("pips-close-look.npz")
+MODEL_PATH = Path(__file__).resolve().parents[3] / "models" / "pips-classifier.onnx"
+CLOSE_LOOK_PATH = MODEL_PATH.with_name("pips-close-look.onnx")
 CLOSE_LOOK_BELOW = 0.9  # values the quick network reads less surely than this are read again, closer (dev split)
-
-
-class ModelMissing(FileNotFoundError):
-    pass
 
 
 def cut_crops(image: np.ndarray, centers: Sequence[tuple[float, float]], sizes: Sequence[float],
@@ -79,61 +77,6 @@ def normalise(crops: np.ndarray) -> np.ndarray:
     return x.reshape(crops.shape)
 
 
-def _conv3x3_relu_pool(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
-    """3×3 convolution (padding 1) + ReLU + 2×2 max pool on channels-last activations (n, h, w, c).
-    `weight` is (9·c, k), rows ordered (dy, dx, c). The nine shifted windows are laid side by side (one
-    copy through a strided view) and multiplied once. On one core the three layers take half the time of
-    nine products, one per shift (17 crops: 2.1 against 4.4 ms); three-column products, the colour layer's,
-    are slow in BLAS."""
-    n, h, w, c = x.shape
-    k = weight.shape[1]
-    padded = np.zeros((n, h + 2, w + 2, c), np.float32)
-    padded[:, 1:-1, 1:-1] = x
-    sn, sy, sx, sc = padded.strides
-    windows = np.lib.stride_tricks.as_strided(padded, (n, h, w, 3, 3, c), (sn, sy, sx, sy, sx, sc), writeable=False)
-    columns = windows.reshape(n * h * w, 9 * c)  # the one copy
-    out = columns @ weight
-    return _pool_bias_relu(out, n * h // 2, w, k, bias).reshape(n, h // 2, w // 2, k)
-
-
-def _colour_conv3x3_relu_pool(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
-    """`_conv3x3_relu_pool` for the first layer, whose three colour channels would make the window copy
-    move three floats at a time: here each channel is a plane, the nine shifted copies move whole rows, and
-    the product gives channels first (17 crops: 0.66 against 1.07 ms). Returns a channels-last view."""
-    n, h, w, c = x.shape
-    k = weight.shape[1]
-    planes = np.zeros((c, n, h + 2, w + 2), np.float32)
-    planes[:, :, 1:-1, 1:-1] = x.transpose(3, 0, 1, 2)
-    columns = np.empty((9, c, n, h, w), np.float32)
-    for d in range(9):
-        dy, dx = divmod(d, 3)
-        columns[d] = planes[:, :, dy:dy + h, dx:dx + w]
-    out = weight.T @ columns.reshape(9 * c, n * h * w)
-    pooled = _pool_bias_relu(out, k * n * h // 2, w, 1, np.repeat(bias, n * h // 2)[:, None, None])
-    return pooled.reshape(k, n, h // 2, w // 2).transpose(1, 2, 3, 0)
-
-
-def _pool_bias_relu(out: np.ndarray, rows: int, width: int, inner: int, bias: np.ndarray) -> np.ndarray:
-    """2×2 max pool, then bias and ReLU, of a convolution's output read as `rows` pairs of image rows,
-    each `width` pixels of `inner` values: (rows, width / 2, inner). Pooling before bias and ReLU gives the
-    same result on a quarter of the values."""
-    pairs = out.reshape(rows, 2, width * inner)
-    pooled = np.maximum(pairs[:, 0], pairs[:, 1]).reshape(rows, width // 2, 2, inner)
-    pooled = np.maximum(pooled[:, :, 0], pooled[:, :, 1])
-    pooled += bias
-    np.maximum(pooled, 0, out=pooled)
-    return pooled
-
-
-def _one_blas_thread() -> None:
-    """Limit numpy's BLAS to one thread, process-wide. The network's products are small (25 crops make
-    matrices of a few thousand rows): a second BLAS thread only adds hand-offs, and on a busy machine, or a
-    Pi whose cores also serve the camera and the page, it made a 1280×720 frame 20 times slower."""
-    from threadpoolctl import threadpool_limits
-
-    threadpool_limits(limits=1, user_api="blas")
-
-
 class _CandidateClassifier:
     """`classify` for anything that gives class probabilities per candidate (`crop_probabilities`)."""
 
@@ -146,42 +89,24 @@ class _CandidateClassifier:
 
 
 class PipClassifier(_CandidateClassifier):
-    """The network: three conv(3×3)+ReLU+maxpool stages, a hidden dense layer, 7 outputs (0 and 1–6)."""
+    """The network: three conv(3×3)+ReLU+maxpool stages, a hidden dense layer, 7 outputs (0 and 1–6), run
+    by ONNX Runtime. The file carries its softmax temperature, input size and crop context."""
 
     def __init__(self, path: str | Path = MODEL_PATH):
-        _one_blas_thread()
-        path = Path(path)
-        if not path.is_file():
-            raise ModelMissing(f"no pip classifier weights at {path}; train them with models/train_pips_classifier.py")
-        with np.load(path) as data:
-            conv_layers, dense_layers = int(data["conv_layers"]), int(data["dense_layers"])
-            # Stored as torch lays them out: conv (k, c, 3, 3), dense (out, in) over (c, h, w) features.
-            self.convs = []
-            for i in range(conv_layers):
-                weight = data[f"conv{i}_w"].astype(np.float32)
-                matrix = weight.transpose(2, 3, 1, 0).reshape(-1, weight.shape[0])
-                self.convs.append((np.ascontiguousarray(matrix), data[f"conv{i}_b"].astype(np.float32)))
-            self.dense = [(np.ascontiguousarray(data[f"dense{i}_w"].astype(np.float32).T), data[f"dense{i}_b"].astype(np.float32))
-                          for i in range(dense_layers)]
-            self.temperature = float(data["temperature"])
-            self.input_px = int(data["input_px"])
-            self.context = float(data["context"])
-        channels = self.convs[-1][0].shape[1]
-        side = self.input_px // 2 ** conv_layers
-        first = self.dense[0][0].reshape(channels, side, side, -1).transpose(1, 2, 0, 3).reshape(channels * side * side, -1)
-        self.dense[0] = (np.ascontiguousarray(first), self.dense[0][1])
+        self._net = open_network(path, "models/train_pips_classifier.py")
+        self._input = self._net.get_inputs()[0].name
+        facts = metadata(self._net)
+        try:
+            self.temperature = float(facts["temperature"])
+            self.input_px = int(facts["input_px"])
+            self.context = float(facts["context"])
+        except (KeyError, ValueError) as error:
+            raise ValueError(f"{path} lacks the classifier's temperature, input_px and context "
+                             f"(models/train_pips_classifier.py writes them): {error}") from error
 
     def logits(self, normalised: np.ndarray) -> np.ndarray:
         """Raw scores (n, 7) for normalised crops (n, h, w, 3)."""
-        x = _colour_conv3x3_relu_pool(normalised, *self.convs[0])
-        for weight, bias in self.convs[1:]:
-            x = _conv3x3_relu_pool(x, weight, bias)
-        x = x.reshape(len(x), -1)
-        for i, (weight, bias) in enumerate(self.dense):
-            x = x @ weight + bias
-            if i < len(self.dense) - 1:
-                np.maximum(x, 0, out=x)
-        return x
+        return self._net.run(None, {self._input: np.ascontiguousarray(normalised.transpose(0, 3, 1, 2))})[0]
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
         """(n, 7) calibrated class probabilities for uint8 BGR crops (n, input_px, input_px, 3); column 0 is

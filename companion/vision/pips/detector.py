@@ -1,7 +1,7 @@
 """The learned pip-dice detector: where each die's top face is, and how big, in one small network pass.
 
 The frame is shrunk (area averaging) to at most `INPUT_PIXELS` pixels and run through a tiny
-fully-convolutional network (models/pips-detector.onnx, read by cv2.dnn; only Conv and Relu) that
+fully-convolutional network (models/pips-detector.onnx, run by ONNX Runtime; only Conv and Relu) that
 predicts, every `STRIDE` input pixels, four maps: a top-face-centre heatmap (logit), the log of the top
 face's size in input pixels, and the centre's offset within the cell. Local maxima of the heatmap above `threshold` become
 `Candidate`s. The network and its training are described in models/pips-detector.md and made by
@@ -22,6 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .networks import open_network
+
 INPUT_PIXELS = 320 * 180
 STRIDE = 4
 INPUT_MEAN = 127.5
@@ -32,10 +34,6 @@ MAX_CANDIDATES = 80
 SAME_DIE = 0.4  # two peaks closer than this many face sizes are one die (dev split: 0.5 merged dice lying flush)
 
 
-class ModelMissing(FileNotFoundError):
-    pass
-
-
 @dataclasses.dataclass(frozen=True)
 class Candidate:
     """A die's top face as the detector found it: centre (x, y) and face size in frame pixels, and the
@@ -44,15 +42,6 @@ class Candidate:
     center: tuple[float, float]
     size: float
     score: float
-
-
-def _load_network(path: str):
-    import cv2
-
-    if not Path(path).is_file():
-        raise ModelMissing(f"the pip detector model is missing: {path} (made by models/train_pips_detector.py)")
-    net = cv2.dnn.readNetFromONNX(path)
-    return net
 
 
 def shrink_for(frame_shape: tuple[int, ...]) -> int:
@@ -110,18 +99,17 @@ def decode(maps: np.ndarray, scale_x: float, scale_y: float, threshold: float = 
 
 
 class PipDetector:
-    """Finds pip dice's top faces in BGR frames. Holds one network; not thread-safe (cv2.dnn nets keep
-    state between setInput and forward), so use one per thread."""
+    """Finds pip dice's top faces in BGR frames with one network session (safe to share between threads)."""
 
     def __init__(self, path: str | Path = MODEL_PATH, threshold: float = THRESHOLD):
         self.path = str(path)
         self.threshold = threshold
-        self._net = _load_network(self.path)
+        self._net = open_network(self.path, "models/train_pips_detector.py")
+        self._input = self._net.get_inputs()[0].name
 
     def maps(self, frame_bgr: np.ndarray, shrink: int) -> tuple[np.ndarray, float, float]:
         blob, scale_x, scale_y = network_input(frame_bgr, shrink)
-        self._net.setInput(blob)
-        return self._net.forward()[0], scale_x, scale_y
+        return self._net.run(None, {self._input: blob})[0][0], scale_x, scale_y
 
     def find(self, frame_bgr: np.ndarray, frame_shape: tuple[int, ...] | None = None) -> list[Candidate]:
         """Top faces in `frame_bgr`. When it is the tray cut out of a camera frame, `frame_shape` is the
