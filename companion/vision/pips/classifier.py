@@ -4,8 +4,8 @@
 and `size`, the side of the top face in pixels), cuts one colour crop per candidate centred on it and
 scaled by its size (`CONTEXT` face sides across, resampled to `INPUT_PX` square), and runs all crops
 through one small convolutional network (ONNX Runtime, one thread) in a single batch. It returns
-`(value, confidence)` per candidate: value 1–6 or `NOT_A_FACE` (0) for background, a side face, half a die or two dice;
-confidence is the temperature-calibrated softmax probability of that answer.
+`(value, confidence)` per candidate: value 1–6 or `NOT_A_FACE` (0) for background, a side face, half a
+die or two dice; confidence is the temperature-calibrated softmax probability of that answer.
 
 The network lives in models/pips-classifier.onnx, made by models/train_pips_classifier.py (see the
 model card models/pips-classifier.md). Training cuts its crops with `canonical_patches` below, so

@@ -1,7 +1,7 @@
 """Opens the pip reader's networks (ONNX files in models/) in ONNX Runtime, on one thread.
 
-ONNX Runtime runs the detector twice as fast as `cv2.dnn` (1.9 against 4.2 ms a 1280×720 frame on the
-development machine) and the classifiers 1.6 to 2 times as fast as the hand-written numpy convolutions
+ONNX Runtime runs the detector's network twice as fast as `cv2.dnn` (1.9 against 4.2 ms for a 1280×720
+frame shrunk to 320×180, on the development machine) and the classifiers 1.6 to 2 times as fast as the hand-written numpy convolutions
 that ran them before (see models/pips-classifier.md). One thread, because the networks are small: a
 second thread only adds hand-offs, and on a Pi the other cores serve the camera and the page.
 """
