@@ -25,7 +25,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .networks import metadata, open_network
+from .networks import open_network
 
 NOT_A_FACE = 0
 INPUT_PX = 32
@@ -94,8 +94,7 @@ class PipClassifier(_CandidateClassifier):
 
     def __init__(self, path: str | Path = MODEL_PATH):
         self._net = open_network(path, "models/train_pips_classifier.py")
-        self._input = self._net.get_inputs()[0].name
-        facts = metadata(self._net)
+        facts = self._net.metadata
         try:
             self.temperature = float(facts["temperature"])
             self.input_px = int(facts["input_px"])
@@ -106,7 +105,7 @@ class PipClassifier(_CandidateClassifier):
 
     def logits(self, normalised: np.ndarray) -> np.ndarray:
         """Raw scores (n, 7) for normalised crops (n, h, w, 3)."""
-        return self._net.run(None, {self._input: np.ascontiguousarray(normalised.transpose(0, 3, 1, 2))})[0]
+        return self._net(np.ascontiguousarray(normalised.transpose(0, 3, 1, 2)))
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
         """(n, 7) calibrated class probabilities for uint8 BGR crops (n, input_px, input_px, 3); column 0 is

@@ -105,11 +105,10 @@ class PipDetector:
         self.path = str(path)
         self.threshold = threshold
         self._net = open_network(self.path, "models/train_pips_detector.py")
-        self._input = self._net.get_inputs()[0].name
 
     def maps(self, frame_bgr: np.ndarray, shrink: int) -> tuple[np.ndarray, float, float]:
         blob, scale_x, scale_y = network_input(frame_bgr, shrink)
-        return self._net.run(None, {self._input: blob})[0][0], scale_x, scale_y
+        return self._net(blob)[0], scale_x, scale_y
 
     def find(self, frame_bgr: np.ndarray, frame_shape: tuple[int, ...] | None = None) -> list[Candidate]:
         """Top faces in `frame_bgr`. When it is the tray cut out of a camera frame, `frame_shape` is the

@@ -14,10 +14,23 @@ class ModelMissing(FileNotFoundError):
     pass
 
 
-def open_network(path: str | Path, made_by: str):
-    """An `onnxruntime.InferenceSession` for the ONNX file at `path`. A missing file raises `ModelMissing`
-    naming the script that makes it (`made_by`); a file that is not a readable network raises `ValueError`
-    naming the file."""
+class Network:
+    """One ONNX network: `network(x)` is its first output for the input array `x`; `metadata` holds the
+    key-value pairs the file carries beside its graph (the classifiers' temperature, input size and crop
+    context)."""
+
+    def __init__(self, session):
+        self._session = session
+        self._input = session.get_inputs()[0].name
+        self.metadata: dict[str, str] = dict(session.get_modelmeta().custom_metadata_map)
+
+    def __call__(self, x):
+        return self._session.run(None, {self._input: x})[0]
+
+
+def open_network(path: str | Path, made_by: str) -> Network:
+    """The ONNX file at `path` in ONNX Runtime. A missing file raises `ModelMissing` naming the script that
+    makes it (`made_by`); a file that is not a readable network raises `ValueError` naming the file."""
     try:
         import onnxruntime
     except ModuleNotFoundError as error:
@@ -33,12 +46,7 @@ def open_network(path: str | Path, made_by: str):
     options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
     options.log_severity_level = 3
     try:
-        return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     except Exception as error:  # ONNX Runtime raises its own types for a damaged or foreign file
         raise ValueError(f"{path} is not a network ONNX Runtime can read ({made_by} makes it): {error}") from error
-
-
-def metadata(session) -> dict[str, str]:
-    """The key-value pairs the network file carries beside its graph (the classifiers' temperature, input
-    size and crop context)."""
-    return dict(session.get_modelmeta().custom_metadata_map)
+    return Network(session)
