@@ -27,7 +27,6 @@ gamma and contrast, glare, blur and noise.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import math
 import sys
 import time
@@ -43,7 +42,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "models"))
 
-from build_pips_dev_crops import load_dev_crops  # noqa: E402
+from build_pips_dev_crops import load_dev_crops, photo_is_validation  # noqa: E402
 from companion.vision.pips.classifier import CONTEXT, INPUT_PX, NORMALISE_FLOOR, PATCH_CONTEXT  # noqa: E402
 
 CLASSES = 7
@@ -120,10 +119,6 @@ def augment(patches: torch.Tensor, oblique: torch.Tensor, values: torch.Tensor, 
     return x.clamp(0, 1) * 255
 
 
-def photo_is_validation(name: str) -> bool:
-    return hashlib.sha1(("val:" + name).encode()).digest()[0] % 5 == 0
-
-
 def at_scale(patches: np.ndarray, input_px: int) -> np.ndarray:
     """Stored patches resampled so that the network's input is their middle `input_px` square."""
     side = round(input_px * PATCH_CONTEXT / CONTEXT)
@@ -133,18 +128,22 @@ def at_scale(patches: np.ndarray, input_px: int) -> np.ndarray:
     return np.stack([cv2.resize(p, (side, side), interpolation=interpolation) for p in patches])
 
 
-def load_data(synthetic: list[Path], dev_crops: Path, input_px: int):
-    parts = []
-    for path in synthetic:
+def load_data(synthetic: list[Path], dev_crops: Path, input_px: int, rearranged: list[Path] = ()):
+    """(synthetic parts, real training patches, real validation patches): each part (patches, values,
+    oblique, is_real). Rearranged real dice (`pips_rearranged_patches.py`) count as real."""
+    def part(path: Path, is_real: bool):
         with np.load(path) as d:
-            parts.append((at_scale(d["patches"], input_px), d["value"].astype(np.int64), d["oblique"], np.zeros(len(d["value"]), bool)))
+            return (at_scale(d["patches"], input_px), d["value"].astype(np.int64), d["oblique"],
+                    np.full(len(d["value"]), is_real))
+
+    parts = [part(path, False) for path in synthetic]
     real = load_dev_crops(dev_crops)
     real["patches"] = at_scale(real["patches"], input_px)
     is_val = np.array([photo_is_validation(str(real["photos"][i])) for i in real["photo"]])
     train_real = (real["patches"][~is_val], real["value"][~is_val].astype(np.int64), real["oblique"][~is_val],
                   np.ones((~is_val).sum(), bool))
     val_real = (real["patches"][is_val], real["value"][is_val].astype(np.int64), real["oblique"][is_val])
-    return parts, train_real, val_real
+    return parts + [part(path, True) for path in rearranged], train_real, val_real
 
 
 def to_tensors(patches, values, oblique):
@@ -231,6 +230,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("synthetic", type=Path, nargs="+", help="patch files from pips_synthetic_patches.py")
     parser.add_argument("--dev-crops", type=Path, default=REPO / "models" / "data" / "pips-dev-crops.npz")
+    parser.add_argument("--rearranged", type=Path, nargs="*", default=[],
+                        help="rearranged real dice from pips_rearranged_patches.py, drawn as often as real patches")
     parser.add_argument("--out", type=Path, default=REPO / "models" / "pips-classifier.onnx")
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--batch", type=int, default=128)
@@ -247,7 +248,7 @@ def main() -> int:
     torch.manual_seed(args.seed)
     g = torch.Generator().manual_seed(args.seed)
 
-    synthetic, train_real, val_real = load_data(args.synthetic, args.dev_crops, args.input_px)
+    synthetic, train_real, val_real = load_data(args.synthetic, args.dev_crops, args.input_px, args.rearranged)
     patches = np.concatenate([s[0] for s in synthetic] + [train_real[0]])
     values = np.concatenate([s[1] for s in synthetic] + [train_real[1]])
     oblique = np.concatenate([s[2] for s in synthetic] + [train_real[2]])
