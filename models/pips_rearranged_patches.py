@@ -166,6 +166,7 @@ def rearrange(patch: np.ndarray, found: FoundPips, value: int, rng: np.random.Ge
         layout = tuple((-x, y) for x, y in layout)
     places = found.centre + np.array(layout, float) @ found.axes.T
     source, pips = (patch, found) if donor is None else donor
+    source = source.astype(np.float32)
     scale = found.spacing / pips.spacing
     for place in places:
         apart = np.linalg.norm(pips.centres - place, axis=1)
@@ -176,7 +177,7 @@ def rearrange(patch: np.ndarray, found: FoundPips, value: int, rng: np.random.Ge
         alpha = cv2.GaussianBlur(alpha.astype(np.float32), (3, 3), 0.7)
         x, y = pips.centres[j]
         move = np.float32([[scale, 0, place[0] - scale * x], [0, scale, place[1] - scale * y]])
-        moved = cv2.warpAffine(source.astype(np.float32), move, (PATCH_PX, PATCH_PX), borderMode=cv2.BORDER_REFLECT)
+        moved = cv2.warpAffine(source, move, (PATCH_PX, PATCH_PX), borderMode=cv2.BORDER_REFLECT)
         weight = cv2.warpAffine(alpha, move, (PATCH_PX, PATCH_PX))[..., None]
         out = out * (1 - weight) + moved * weight
     return np.clip(out, 0, 255).astype(np.uint8)
@@ -198,7 +199,7 @@ def build(dev_crops: Path, cross: int, seed: int) -> dict[str, np.ndarray]:
     patches, values, oblique, sets = [], [], [], []
     for patch, found, is_oblique, set_name in faces:
         donors = [None] + [faces[int(rng.integers(len(faces)))][:2] for _ in range(cross)]
-        for k, donor in enumerate(donors):
+        for donor in donors:
             for value in (range(1, 7) if donor is None else [int(rng.integers(1, 7))]):
                 patches.append(rearrange(patch, found, value, rng, donor))
                 values.append(value)

@@ -129,8 +129,9 @@ def at_scale(patches: np.ndarray, input_px: int) -> np.ndarray:
 
 
 def load_data(synthetic: list[Path], dev_crops: Path, input_px: int, rearranged: list[Path] = ()):
-    """(synthetic parts, real training patches, real validation patches): each part (patches, values,
-    oblique, is_real). Rearranged real dice (`pips_rearranged_patches.py`) count as real."""
+    """(patch file parts, real training patches, real validation patches): each part (patches, values,
+    oblique, is_real). Synthetic parts come first; rearranged real dice (`pips_rearranged_patches.py`)
+    count as real."""
     def part(path: Path, is_real: bool):
         with np.load(path) as d:
             return (at_scale(d["patches"], input_px), d["value"].astype(np.int64), d["oblique"],
@@ -248,11 +249,11 @@ def main() -> int:
     torch.manual_seed(args.seed)
     g = torch.Generator().manual_seed(args.seed)
 
-    synthetic, train_real, val_real = load_data(args.synthetic, args.dev_crops, args.input_px, args.rearranged)
-    patches = np.concatenate([s[0] for s in synthetic] + [train_real[0]])
-    values = np.concatenate([s[1] for s in synthetic] + [train_real[1]])
-    oblique = np.concatenate([s[2] for s in synthetic] + [train_real[2]])
-    is_real = np.concatenate([s[3] for s in synthetic] + [train_real[3]])
+    parts, train_real, val_real = load_data(args.synthetic, args.dev_crops, args.input_px, args.rearranged)
+    patches = np.concatenate([s[0] for s in parts] + [train_real[0]])
+    values = np.concatenate([s[1] for s in parts] + [train_real[1]])
+    oblique = np.concatenate([s[2] for s in parts] + [train_real[2]])
+    is_real = np.concatenate([s[3] for s in parts] + [train_real[3]])
     print(f"train: {len(values)} patches ({is_real.sum()} real), per class {np.bincount(values).tolist()}; "
           f"validation: {len(val_real[1])} real patches", flush=True)
     p_all, v_all, o_all = to_tensors(patches, values, oblique)

@@ -1,6 +1,7 @@
 """Rearranged real dice for the classifier's training (models/pips_rearranged_patches.py): a die's own pips,
 laid out again as another value, must look like that value, and a face whose pips do not match its label
 must not be used."""
+import functools
 import sys
 from pathlib import Path
 
@@ -19,8 +20,10 @@ from companion.vision.scene import CameraModel, render_scene  # noqa: E402
 STYLES = ("white", "red", "blue", "green")
 
 
+@functools.cache
 def rendered_faces():
-    """(canonical patch, value) of top-down rendered dice showing 3–6, whose pips give the grid."""
+    """(canonical patch, value) of top-down rendered dice showing 3–6, whose pips give the grid; rendered
+    once, read by every test (none changes them)."""
     faces = []
     for seed, style in enumerate(STYLES):
         image, truth = render_scene(700 + seed, dice=4, style=style, camera=CameraModel(640, 480, distance_mm=260),
@@ -28,7 +31,7 @@ def rendered_faces():
         for die in truth.dice:
             size = max(die.box[2] - die.box[0], die.box[3] - die.box[1])
             faces.append((classifier.canonical_patches(image, [die.center], [size])[0], die.value))
-    return faces
+    return tuple(faces)
 
 
 def read(patches):
