@@ -11,7 +11,17 @@ ONNX Runtime):
     /tmp/train/bin/python models/train_pips_classifier.py /tmp/syn.npz --steps 6000 --seed 10 --lr 1.5e-3 \
         --init /tmp/c.pt --checkpoint /tmp/quick.pt                         # the shipped weights
     /tmp/train/bin/python models/train_pips_classifier.py /tmp/syn.npz --input-px 48 --steps 6000 --seed 31 \
-        --lr 2e-3 --threads 1 --init /tmp/quick.pt --out models/pips-close-look.onnx  # the close look
+        --lr 2e-3 --threads 1 --init /tmp/quick.pt --checkpoint /tmp/close.pt --out /tmp/close.onnx  # first close look
+    .venv/bin/python models/pips_rearranged_patches.py /tmp/r4.npz --cross 4 --seed 5  # rearranged real dice
+    /tmp/train/bin/python models/train_pips_classifier.py /tmp/syn.npz --input-px 48 --steps 3000 --seed 12 \
+        --lr 1e-3 --threads 1 --init /tmp/close.onnx --rearranged /tmp/r4.npz \
+        --out models/pips-close-look.onnx                                   # the shipped close look
+
+`--init` takes a checkpoint or a shipped ONNX network, whose BatchNorms are unfolded (`unfold_into`), so a
+shipped network can be trained further without its checkpoint. `--rearranged` adds real dev-split faces
+with their pips laid out again as every value (`pips_rearranged_patches.py`), drawn as often as real
+patches: for the close look only (they tip the quick network towards reading clutter as faces; see
+`pips-classifier.md`).
 
 Patches are stored at 72 px (classifier.PATCH_PX, enough for the close look's 48 px input) and resampled
 here to the scale of the network being trained. Weights for another input size (the quick network's, for
@@ -189,6 +199,52 @@ def folded_arrays(net: Net) -> dict[str, np.ndarray]:
     return arrays
 
 
+def onnx_arrays(path: Path) -> dict[str, np.ndarray]:
+    """A shipped network's folded weights, named as `folded_arrays` names them (its layers in graph order)."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    weights = {w.name: numpy_helper.to_array(w) for w in model.graph.initializer}
+    arrays: dict[str, np.ndarray] = {}
+    for kind, op in (("conv", "Conv"), ("dense", "Gemm")):
+        for i, node in enumerate(n for n in model.graph.node if n.op_type == op):
+            arrays[f"{kind}{i}_w"] = weights[node.input[1]].copy()
+            arrays[f"{kind}{i}_b"] = weights[node.input[2]].copy()
+    return arrays
+
+
+def unfold_into(net: Net, arrays: dict[str, np.ndarray], x: torch.Tensor) -> int:
+    """Start `net` from folded weights (a shipped ONNX network, whose torch checkpoint may be gone). Each
+    convolution takes its folded kernel; its BatchNorm is set from the statistics of the training crops `x`
+    so that it adds the folded bias and otherwise leaves those activations as they are, in training mode as
+    in evaluation. Dense layers of another shape (another input size) start afresh. Returns how many
+    layers were taken."""
+    convs = [m for m in net.features if isinstance(m, nn.Conv2d)]
+    norms = [m for m in net.features if isinstance(m, nn.BatchNorm2d)]
+    dense = [m for m in net.head if isinstance(m, nn.Linear)]
+    taken = 0
+    with torch.no_grad():
+        h = x
+        for i, (conv, bn) in enumerate(zip(convs, norms)):
+            conv.weight.copy_(torch.from_numpy(arrays[f"conv{i}_w"]))
+            z = conv(h)
+            mean, var = z.mean(dim=(0, 2, 3)), z.var(dim=(0, 2, 3), unbiased=False)
+            bn.running_mean.copy_(mean)
+            bn.running_var.copy_(var)
+            bn.weight.copy_(torch.sqrt(var + bn.eps))
+            bn.bias.copy_(mean + torch.from_numpy(arrays[f"conv{i}_b"]))
+            h = F.max_pool2d(F.relu(z + bn.bias.view(1, -1, 1, 1) - mean.view(1, -1, 1, 1)), 2)
+            taken += 1
+        for i, layer in enumerate(dense):
+            weight = torch.from_numpy(arrays[f"dense{i}_w"])
+            if weight.shape == layer.weight.shape:
+                layer.weight.copy_(weight)
+                layer.bias.copy_(torch.from_numpy(arrays[f"dense{i}_b"]))
+                taken += 1
+    return taken
+
+
 def export(arrays: dict[str, np.ndarray], temperature: float, out: Path, input_px: int) -> None:
     """Write folded weights as the ONNX network classifier.PipClassifier runs (Conv, Relu, MaxPool, Gemm;
     any batch size), carrying the temperature, input size and crop context as metadata."""
@@ -239,7 +295,8 @@ def main() -> int:
     parser.add_argument("--real-weight", type=float, default=10.0, help="how often a real patch is drawn vs a synthetic one")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--checkpoint", type=Path, help="save the torch weights here (to resume with --init)")
-    parser.add_argument("--init", type=Path, help="start from these torch weights instead of random ones")
+    parser.add_argument("--init", type=Path,
+                        help="start from these weights instead of random ones: a --checkpoint, or a shipped .onnx network")
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--threads", type=int, default=2, help="torch CPU threads")
     parser.add_argument("--widths", default="12,24,48", help="channels of the three convolutions")
@@ -262,7 +319,11 @@ def main() -> int:
     sampler_weights = torch.from_numpy(weights / weights.sum())
 
     net = Net(tuple(int(w) for w in args.widths.split(",")), input_px=args.input_px)
-    if args.init:  # weights for another input size keep their convolutions; the dense head starts afresh
+    if args.init and args.init.suffix == ".onnx":
+        index = torch.multinomial(sampler_weights, 4096, replacement=True, generator=g)
+        x = normalise(augment(p_all[index], o_all[index], v_all[index], g, args.input_px))
+        print(f"from {args.init}: {unfold_into(net, onnx_arrays(args.init), x)} layers", flush=True)
+    elif args.init:  # weights for another input size keep their convolutions; the dense head starts afresh
         own = net.state_dict()
         state = {k: v for k, v in torch.load(args.init).items() if k in own and own[k].shape == v.shape}
         net.load_state_dict(state, strict=False)
