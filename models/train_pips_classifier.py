@@ -218,8 +218,8 @@ def unfold_into(net: Net, arrays: dict[str, np.ndarray], x: torch.Tensor) -> int
     """Start `net` from folded weights (a shipped ONNX network, whose torch checkpoint may be gone). Each
     convolution takes its folded kernel; its BatchNorm is set from the statistics of the training crops `x`
     so that it adds the folded bias and otherwise leaves those activations as they are, in training mode as
-    in evaluation. Dense layers of another shape (another input size) start afresh. Returns how many
-    layers were taken."""
+    in evaluation. From the first dense layer of another shape (another input size) on, the head starts
+    afresh. Returns how many layers were taken."""
     convs = [m for m in net.features if isinstance(m, nn.Conv2d)]
     norms = [m for m in net.features if isinstance(m, nn.BatchNorm2d)]
     dense = [m for m in net.head if isinstance(m, nn.Linear)]
@@ -238,10 +238,11 @@ def unfold_into(net: Net, arrays: dict[str, np.ndarray], x: torch.Tensor) -> int
             taken += 1
         for i, layer in enumerate(dense):
             weight = torch.from_numpy(arrays[f"dense{i}_w"])
-            if weight.shape == layer.weight.shape:
-                layer.weight.copy_(weight)
-                layer.bias.copy_(torch.from_numpy(arrays[f"dense{i}_b"]))
-                taken += 1
+            if weight.shape != layer.weight.shape:
+                break  # the layers after a fresh one would read features they were not made for
+            layer.weight.copy_(weight)
+            layer.bias.copy_(torch.from_numpy(arrays[f"dense{i}_b"]))
+            taken += 1
     return taken
 
 
