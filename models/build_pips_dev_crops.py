@@ -14,7 +14,6 @@ stay small. Arrays: jpeg (bytes), offsets (n+1), value (n), photo (n, an index i
 from __future__ import annotations
 
 import argparse
-import hashlib
 import shutil
 import sys
 from pathlib import Path
@@ -88,11 +87,6 @@ def build(data: Path, out: Path, seed: int = 0) -> dict[str, int]:
         shutil.copyfile(data / name / "LICENSE", out.parent / f"LICENSE-{name}")
     return {"patches": len(values), "dice": sum(v > 0 for v in values), "photos": len(photos),
             "bytes": out.stat().st_size}
-
-
-def photo_is_validation(name: str) -> bool:
-    """One dev photo in five (by a hash of its name) is kept out of classifier training, for validation."""
-    return hashlib.sha1(("val:" + name).encode()).digest()[0] % 5 == 0
 
 
 def load_dev_crops(path: Path) -> dict[str, np.ndarray]:

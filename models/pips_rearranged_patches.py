@@ -12,7 +12,7 @@ grid: a body and a pip colour that never met in the photos.
 
 A face is used only when its pips are found in the layout of its labelled value; a 1 gives no grid
 direction and is not used as a source. Photos kept out of training for validation
-(`build_pips_dev_crops.photo_is_validation`) are never read. Arrays as `pips_synthetic_patches.py`
+(`companion.vision.evaluate.kept_out_of_training`) are never read. Arrays as `pips_synthetic_patches.py`
 writes them: patches (n, PATCH_PX, PATCH_PX, 3) uint8 BGR, value (n), oblique (n); and set (n), the
 source die's photo set.
 """
@@ -31,7 +31,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "models"))
 
-from build_pips_dev_crops import load_dev_crops, photo_is_validation  # noqa: E402
+from build_pips_dev_crops import load_dev_crops  # noqa: E402
+from companion.vision.evaluate import kept_out_of_training  # noqa: E402
 from companion.vision.pips.classifier import PATCH_CONTEXT, PATCH_PX  # noqa: E402
 
 FACE = PATCH_PX / PATCH_CONTEXT  # the labelled face size in patch pixels
@@ -189,7 +190,7 @@ def build(dev_crops: Path, cross: int, seed: int) -> dict[str, np.ndarray]:
     faces = []
     for i in np.nonzero(real["value"] > 0)[0]:
         photo = int(real["photo"][i])
-        if photo_is_validation(str(real["photos"][photo])):
+        if kept_out_of_training(str(real["photos"][photo])):
             continue
         found = find_pips(real["patches"][i], int(real["value"][i]))
         if found is not None:

@@ -27,8 +27,10 @@ Patches are stored at 72 px (classifier.PATCH_PX, enough for the close look's 48
 here to the scale of the network being trained. Weights for another input size (the quick network's, for
 the close look) give it their convolutions; its dense head starts afresh.
 
-Data: synthetic patches plus the real dev-split patches; a fifth of the real dev photos (by name) is kept
-out of training to choose the softmax temperature and report validation accuracy. The held-out quarter
+Data: synthetic patches plus the real dev-split patches; a fifth of the real dev photos (by name:
+`companion.vision.evaluate.kept_out_of_training`) is kept out of training to choose the softmax
+temperature and report validation accuracy; `python -m companion.vision.evaluate SET --split kept-out
+--close-look OUT.onnx` (or `--classifier`) reads them end to end with a new network. The held-out quarter
 of the real sets is never read here. Every batch is augmented afresh: any rotation (at most ±25° for
 oblique views, where a side face is told from a top face by lying below it), mirror, face size ±15%,
 centre ±12% of a face, colour channels shuffled and scaled, sometimes grey, light-on-dark inversion,
@@ -52,7 +54,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "models"))
 
-from build_pips_dev_crops import load_dev_crops, photo_is_validation  # noqa: E402
+from build_pips_dev_crops import load_dev_crops  # noqa: E402
+from companion.vision.evaluate import kept_out_of_training  # noqa: E402
 from companion.vision.pips.classifier import CONTEXT, INPUT_PX, NORMALISE_FLOOR, PATCH_CONTEXT  # noqa: E402
 
 CLASSES = 7
@@ -150,7 +153,7 @@ def load_data(synthetic: list[Path], dev_crops: Path, input_px: int, rearranged:
     parts = [part(path, False) for path in synthetic]
     real = load_dev_crops(dev_crops)
     real["patches"] = at_scale(real["patches"], input_px)
-    is_val = np.array([photo_is_validation(str(real["photos"][i])) for i in real["photo"]])
+    is_val = np.array([kept_out_of_training(str(real["photos"][i])) for i in real["photo"]])
     train_real = (real["patches"][~is_val], real["value"][~is_val].astype(np.int64), real["oblique"][~is_val],
                   np.ones((~is_val).sum(), bool))
     val_real = (real["patches"][is_val], real["value"][is_val].astype(np.int64), real["oblique"][is_val])

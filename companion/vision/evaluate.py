@@ -1,6 +1,7 @@
 """Score a dice reader against a labelled photo set (`labels.jsonl`, as in shared/data/dice-real).
 
-    python -m companion.vision.evaluate /path/to/set [--split dev|holdout|all] [--dice pips] [--show-misses]
+    python -m companion.vision.evaluate /path/to/set [--split dev|holdout|all|kept-out|trained] [--dice pips]
+        [--classifier ONNX] [--close-look ONNX] [--show-misses]
 
 Scoring, as the sets' README says: each labelled die is matched to the nearest reported centre within
 `MATCH_RADIUS` times its box size (each report matches at most one label); its value is right when it
@@ -9,7 +10,9 @@ read right and nothing extra is reported. A die reported `unsure` counts as not 
 ask a person), and is counted apart.
 
 The split is fixed by a hash of the image name, so the held-out quarter never changes and is never
-used for tuning.
+used for tuning. Within the dev split, one photo in five is kept out of the pip classifiers' training
+(`kept-out`; the rest is `trained`): the fairest dev figure for choosing between networks, which
+`--classifier` and `--close-look` swap in for the shipped ones.
 """
 from __future__ import annotations
 
@@ -22,6 +25,8 @@ from pathlib import Path
 
 MATCH_RADIUS = 0.75
 HOLDOUT_EVERY = 4  # one image in four is held out
+KEPT_OUT_EVERY = 5  # one dev image in five is kept out of the pip classifiers' training
+SPLITS = ("dev", "holdout", "all", "kept-out", "trained")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,6 +57,22 @@ def split_of(name: str) -> str:
     return "holdout" if digest[0] % HOLDOUT_EVERY == 0 else "dev"
 
 
+def kept_out_of_training(name: str) -> bool:
+    """Whether a dev image is one the pip classifiers never trained on (their validation; the training
+    scripts in models/ keep the same images out)."""
+    return hashlib.sha1(("val:" + name).encode()).digest()[0] % KEPT_OUT_EVERY == 0
+
+
+def in_split(name: str, split: str) -> bool:
+    if split == "all":
+        return True
+    if split in ("dev", "holdout"):
+        return split_of(name) == split
+    if split in ("kept-out", "trained"):
+        return split_of(name) == "dev" and kept_out_of_training(name) == (split == "kept-out")
+    raise ValueError(f"unknown split {split!r}; choose from: {', '.join(SPLITS)}")
+
+
 def load_set(folder: str | Path, split: str = "all") -> list[LabelledImage]:
     folder = Path(folder)
     labels = folder / "labels.jsonl"
@@ -62,7 +83,7 @@ def load_set(folder: str | Path, split: str = "all") -> list[LabelledImage]:
         if not line.strip():
             continue
         record = json.loads(line)
-        if split != "all" and split_of(record["image"]) != split:
+        if not in_split(record["image"], split):
             continue
         dice = tuple(LabelledDie(int(d["value"]), tuple(map(float, d["box"]))) for d in record["dice"])
         images.append(LabelledImage(folder / record["image"], record["image"], dice))
@@ -195,22 +216,44 @@ def report(score: SetScore, title: str) -> str:
     return "\n".join(lines)
 
 
+def add_reader_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--dice", default="pips", help="reader kind (see companion.vision.readers)")
+    parser.add_argument("--classifier", type=Path, help="pip dice: this quick network instead of the shipped one")
+    parser.add_argument("--close-look", type=Path, help="pip dice: this close-look network instead of the shipped one")
+
+
+def reader_for(args: argparse.Namespace):
+    """The reader `add_reader_options` asked for; ValueError or OSError (a missing network) names what is
+    wrong. Networks come from models/train_pips_classifier.py."""
+    from .readers import get_reader
+
+    if args.classifier is None and args.close_look is None:
+        return get_reader(args.dice)
+    if args.dice != "pips":
+        raise ValueError(f"--classifier and --close-look are the pip reader's networks, not the {args.dice} reader's")
+    from .pips import classifier as pips
+
+    networks = pips.CloseLookClassifier(pips.PipClassifier(args.classifier or pips.MODEL_PATH),
+                                        pips.PipClassifier(args.close_look or pips.CLOSE_LOOK_PATH))
+    return get_reader("pips", classify=networks.classify)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.vision.evaluate", description=__doc__.split("\n")[0])
     parser.add_argument("folder", help="a labelled set: a folder with labels.jsonl and the images")
-    parser.add_argument("--split", choices=("dev", "holdout", "all"), default="all")
-    parser.add_argument("--dice", default="pips", help="reader kind (see companion.vision.readers)")
+    parser.add_argument("--split", choices=SPLITS, default="all",
+                        help="kept-out / trained: the dev images the pip classifiers did not / did train on")
+    add_reader_options(parser)
     parser.add_argument("--show-misses", action="store_true", help="list every photo that is not all right")
     args = parser.parse_args(argv)
 
-    from .readers import get_reader
-
     try:
         images = load_set(args.folder, args.split)
-    except FileNotFoundError as exc:
+        reader = reader_for(args)
+    except (OSError, ValueError) as exc:
         print(f"evaluate: {exc}", file=sys.stderr)
         return 2
-    score = score_set(images, get_reader(args.dice))
+    score = score_set(images, reader)
     print(report(score, f"{Path(args.folder).name} [{args.split}]"))
     if args.show_misses:
         for s in score.images:

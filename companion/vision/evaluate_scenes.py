@@ -1,6 +1,7 @@
 """Score a dice reader on the repo's own synthetic scenes, swept over camera tilt, dice style and touching dice.
 
     python -m companion.vision.evaluate_scenes [--scenes 300] [--seed 91] [--dice pips]
+        [--classifier ONNX] [--close-look ONNX]
 
 The labelled photos in shared/data/dice-real show two kinds of table; the reader is also measured on
 scenes from renderers this repo never sees. This sweep is the nearest check the repo can run on itself:
@@ -21,7 +22,7 @@ from typing import Iterator
 
 import numpy as np
 
-from .evaluate import LabelledDie, SetScore, match, report
+from .evaluate import LabelledDie, SetScore, add_reader_options, match, reader_for, report
 
 TILTS = ((0.0, 10.0), (25.0, 35.0), (50.0, 60.0))
 FRAME_SIZES = ((640, 480), (1280, 720))
@@ -77,15 +78,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.vision.evaluate_scenes", description=__doc__.split("\n")[0])
     parser.add_argument("--scenes", type=int, default=300, help="how many scenes (default 300, about a minute)")
     parser.add_argument("--seed", type=int, default=91, help="draws every scene (default 91)")
-    parser.add_argument("--dice", default="pips", help="reader kind (see companion.vision.readers)")
+    add_reader_options(parser)
     args = parser.parse_args(argv)
     if args.scenes < 1:
         print(f"evaluate_scenes: --scenes must be at least 1, got {args.scenes}", file=sys.stderr)
         return 2
+    try:
+        reader = reader_for(args)
+    except (OSError, ValueError) as exc:
+        print(f"evaluate_scenes: {exc}", file=sys.stderr)
+        return 2
 
-    from .readers import get_reader
-
-    groups = score_scenes(get_reader(args.dice), args.scenes, args.seed)
+    groups = score_scenes(reader, args.scenes, args.seed)
     print(report(groups["all"], f"synthetic scenes (seed {args.seed})"))
     print(table(groups))
     return 0

@@ -68,3 +68,9 @@ def test_the_command_prints_the_score_per_group(capsys):
 def test_the_command_refuses_no_scenes(capsys):
     assert main(["--scenes", "0"]) == 2
     assert "--scenes must be at least 1" in capsys.readouterr().err
+
+
+def test_the_command_names_a_network_it_cannot_find(capsys, tmp_path):
+    missing = tmp_path / "close.onnx"
+    assert main(["--scenes", "3", "--close-look", str(missing)]) == 2
+    assert str(missing) in capsys.readouterr().err

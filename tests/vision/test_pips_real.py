@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("cv2")
 
-from companion.vision.evaluate import load_set, match, score_set, split_of  # noqa: E402
+from companion.vision.evaluate import kept_out_of_training, load_set, main, match, score_set, split_of  # noqa: E402
 from companion.vision.pips import PipReader  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dice-real"
@@ -44,6 +44,45 @@ def test_the_held_out_split_is_a_fixed_quarter():
     held = [n for n in names if split_of(n) == "holdout"]
     assert 0.15 < len(held) / len(names) < 0.35
     assert held == [n for n in names if split_of(n) == "holdout"]
+
+
+def test_the_dev_split_parts_into_kept_out_and_trained_photos():
+    folder = DATA / "nell-byler-d6"
+    if not folder.is_dir():
+        pytest.skip(f"the real photos are not at {folder}")
+    dev, kept_out, trained = ({i.name for i in load_set(folder, split)} for split in ("dev", "kept-out", "trained"))
+    assert kept_out | trained == dev and not kept_out & trained
+    assert 0.1 < len(kept_out) / len(dev) < 0.3
+    assert all(kept_out_of_training(name) for name in kept_out)
+
+
+def test_the_command_reads_with_the_networks_it_is_given(capsys):
+    """The quick network as the close look re-reads what it was unsure of with itself: the quick reader."""
+    from companion.vision.pips.classifier import MODEL_PATH
+    from companion.vision.pips.learned import LearnedPipReader
+    from companion.vision.evaluate import report
+
+    folder = DATA / "nell-byler-d6"
+    if not folder.is_dir():
+        pytest.skip(f"the real photos are not at {folder}")
+    assert main([str(folder), "--split", "kept-out"]) == 0
+    shipped = capsys.readouterr().out
+    assert main([str(folder), "--split", "kept-out", "--close-look", str(MODEL_PATH)]) == 0
+    swapped = capsys.readouterr().out
+    quick = score_set(load_set(folder, "kept-out"), LearnedPipReader(close_look=False))
+    assert swapped.strip() == report(quick, "nell-byler-d6 [kept-out]")
+    assert swapped != shipped
+
+
+def test_the_command_names_what_is_wrong_with_the_networks(capsys, tmp_path):
+    folder = DATA / "matteop65-d6"
+    if not folder.is_dir():
+        pytest.skip(f"the real photos are not at {folder}")
+    missing = tmp_path / "close.onnx"
+    assert main([str(folder), "--close-look", str(missing)]) == 2
+    assert str(missing) in capsys.readouterr().err
+    assert main([str(folder), "--dice", "fruit", "--close-look", str(missing)]) == 2
+    assert "pip reader's networks" in capsys.readouterr().err
 
 
 def test_scoring_matches_nearest_centre_and_counts_extras():

@@ -90,8 +90,8 @@ def test_a_face_whose_pips_do_not_match_its_label_is_not_used():
 def test_photos_kept_for_validation_are_never_read(monkeypatch):
     faces = rendered_faces()[:4]
     names = [f"photo{i}.jpg" for i in range(40)]
-    validation = [n for n in names if rearranged.photo_is_validation(n)]
-    training = [n for n in names if not rearranged.photo_is_validation(n)]
+    validation = [n for n in names if rearranged.kept_out_of_training(n)]
+    training = [n for n in names if not rearranged.kept_out_of_training(n)]
     assert validation and training
     photos = [training[0], validation[0]]
     crops = {
