@@ -231,13 +231,14 @@ def unfold_into(net: Net, arrays: dict[str, np.ndarray], x: torch.Tensor) -> int
         h = x
         for i, (conv, bn) in enumerate(zip(convs, norms)):
             conv.weight.copy_(torch.from_numpy(arrays[f"conv{i}_w"]))
+            bias = torch.from_numpy(arrays[f"conv{i}_b"])
             z = conv(h)
             mean, var = z.mean(dim=(0, 2, 3)), z.var(dim=(0, 2, 3), unbiased=False)
             bn.running_mean.copy_(mean)
             bn.running_var.copy_(var)
             bn.weight.copy_(torch.sqrt(var + bn.eps))
-            bn.bias.copy_(mean + torch.from_numpy(arrays[f"conv{i}_b"]))
-            h = F.max_pool2d(F.relu(z + bn.bias.view(1, -1, 1, 1) - mean.view(1, -1, 1, 1)), 2)
+            bn.bias.copy_(mean + bias)
+            h = F.max_pool2d(F.relu(z + bias.view(1, -1, 1, 1)), 2)
             taken += 1
         for i, layer in enumerate(dense):
             weight = torch.from_numpy(arrays[f"dense{i}_w"])

@@ -233,8 +233,7 @@ def reader_for(args: argparse.Namespace):
         raise ValueError(f"--classifier and --close-look are the pip reader's networks, not the {args.dice} reader's")
     from .pips import classifier as pips
 
-    networks = pips.CloseLookClassifier(pips.PipClassifier(args.classifier or pips.MODEL_PATH),
-                                        pips.PipClassifier(args.close_look or pips.CLOSE_LOOK_PATH))
+    networks = pips.load_close_look(args.classifier or pips.MODEL_PATH, args.close_look or pips.CLOSE_LOOK_PATH)
     return get_reader("pips", classify=networks.classify)
 
 

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("cv2")
 
-from companion.vision.evaluate import kept_out_of_training, load_set, main, match, score_set, split_of  # noqa: E402
+from companion.vision.evaluate import kept_out_of_training, load_set, main, match, report, score_set, split_of  # noqa: E402
 from companion.vision.pips import PipReader  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dice-real"
@@ -60,7 +60,6 @@ def test_the_command_reads_with_the_networks_it_is_given(capsys):
     """The quick network as the close look re-reads what it was unsure of with itself: the quick reader."""
     from companion.vision.pips.classifier import MODEL_PATH
     from companion.vision.pips.learned import LearnedPipReader
-    from companion.vision.evaluate import report
 
     folder = DATA / "nell-byler-d6"
     if not folder.is_dir():
