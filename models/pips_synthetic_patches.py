@@ -1,6 +1,6 @@
 """Synthetic classifier patches from companion.vision.scene: rendered dice with known pose.
 
-    python models/pips_synthetic_patches.py OUT.npz [--scenes 600] [--seed 1]
+    python models/pips_synthetic_patches.py OUT.npz [--scenes 600] [--seed 1] [--labels 0]
 
 Each scene has its own camera (tilt 0–60°, field of view 45–75°), its own dice look (one of the
 generator's seven styles, or a random body/pip colour pair, sometimes told apart by colour more than by
@@ -9,7 +9,8 @@ dice at rest, sometimes touching. Positives are patches on each top face at its 
 negatives are each die's visible side faces (which look like faces, but are not the top), plus the
 false candidates of `classifier_data.false_candidates`, plus clutter on the bare tray that a detector
 takes for a die: a speck of dirt or a lone dot (which, without a die around it, is not a 1), a round
-button, a printed mark. Blur, glare, noise and contrast are added at
+button, a printed mark; with `--labels N`, N short printed labels per layout too (a cable's "C120", a
+box's lettering), which the shipped networks read as dice (see pips-close-look.md). Blur, glare, noise and contrast are added at
 training time, not here. Arrays: patches (n, PATCH_PX, PATCH_PX, 3) uint8 BGR, value (n), oblique (n).
 """
 from __future__ import annotations
@@ -78,15 +79,51 @@ def faces_of(renderer: scene.SceneRenderer, pose) -> tuple[Candidate, list[Candi
     return Candidate(tuple(top_quad[0]), size), sides
 
 
-def clutter_patches(image: np.ndarray, tops: list[Candidate], rng: np.random.Generator, count: int = 3) -> np.ndarray:
-    """Negatives: marks drawn on bare parts of the rendered tray, each cut as a candidate of a die's size."""
+TEXT_CHARACTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-/"  # no dots: a "." or ":" on a square tag is a 1 or a 2
+# cv2.FONT_HERSHEY_SIMPLEX, DUPLEX, COMPLEX, TRIPLEX and SCRIPT_SIMPLEX; PLAIN, COMPLEX_SMALL, SCRIPT_COMPLEX
+# and the italics are left for the tests, so they measure labels in faces the networks never saw
+TRAINING_FONTS = (0, 2, 3, 4, 6)
+
+
+def printed_text(canvas: np.ndarray, centre: tuple[int, int], size: float, colour, rng: np.random.Generator) -> None:
+    """A short printed label (a cable's "C120", a box's lettering), sometimes on a light or dark tag of its own."""
+    import cv2
+
+    text = "".join(rng.choice(list(TEXT_CHARACTERS), int(rng.integers(1, 6))))
+    font = int(rng.choice(TRAINING_FONTS))
+    scale = cv2.getFontScaleFromHeight(font, max(3, int(size * rng.uniform(0.2, 1.1))))
+    thickness = max(1, int(round(scale * rng.uniform(0.8, 2.0))))
+    (text_w, text_h), _ = cv2.getTextSize(text, font, scale, thickness)
+    origin = (int(centre[0] - text_w * rng.uniform(0, 1)), int(centre[1] + text_h * rng.uniform(0, 1)))
+    layer = np.zeros_like(canvas)
+    mask = np.zeros(canvas.shape[:2], np.uint8)
+    if rng.random() < 0.5:
+        pad = int(size * 0.1)
+        tag = tuple(int(c) for c in rng.integers(0, 256, 3))
+        corners = (origin[0] - pad, origin[1] - text_h - pad), (origin[0] + text_w + pad, origin[1] + pad)
+        cv2.rectangle(layer, *corners, tag, -1)
+        cv2.rectangle(mask, *corners, 255, -1)
+        if abs(np.mean(tag) - np.mean(colour)) < 60:
+            colour = (0, 0, 0) if np.mean(tag) > 127 else (255, 255, 255)
+    cv2.putText(layer, text, origin, font, scale, colour, thickness, cv2.LINE_AA)
+    cv2.putText(mask, text, origin, font, scale, 255, thickness, cv2.LINE_AA)
+    turn = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), float(rng.uniform(-90, 90)), 1.0)
+    layer = cv2.warpAffine(layer, turn, (canvas.shape[1], canvas.shape[0]))
+    alpha = cv2.warpAffine(mask, turn, (canvas.shape[1], canvas.shape[0])).astype(np.float32)[..., None] / 255
+    canvas[:] = (canvas * (1 - alpha) + layer * alpha).astype(np.uint8)
+
+
+def clutter_patches(image: np.ndarray, tops: list[Candidate], rng: np.random.Generator, count: int = 3,
+                    labels: int = 0) -> np.ndarray:
+    """Negatives: `count` marks and `labels` printed labels drawn on bare parts of the rendered tray, each cut
+    as a candidate of a die's size."""
     import cv2
 
     size = float(np.median([t.size for t in tops]))
     height, width = image.shape[:2]
     patches = []
-    for _ in range(count * 10):
-        if len(patches) == count:
+    for _ in range((count + labels) * 10):
+        if len(patches) == count + labels:
             break
         x, y = rng.uniform(size, width - size), rng.uniform(size, height - size)
         if any(math.hypot(x - t.center[0], y - t.center[1]) < 1.6 * size for t in tops):
@@ -95,23 +132,25 @@ def clutter_patches(image: np.ndarray, tops: list[Candidate], rng: np.random.Gen
         base = canvas[int(y), int(x)].astype(int)
         colour = tuple(int(c) for c in (np.clip(base * rng.uniform(0.1, 0.6), 0, 255) if rng.random() < 0.8
                                        else rng.integers(0, 256, 3)))
-        kind = rng.integers(0, 3)
+        kind = rng.integers(0, 3) if len(patches) < count else 3
         centre = (int(x), int(y))
         if kind == 0:  # a speck or a dot, about a pip's size or smaller
             axes = (max(1, int(size * rng.uniform(0.03, 0.14))), max(1, int(size * rng.uniform(0.03, 0.14))))
             cv2.ellipse(canvas, centre, axes, float(rng.uniform(0, 180)), 0, 360, colour, -1, cv2.LINE_AA)
         elif kind == 1:  # a round button or a hole, about a face across
             cv2.circle(canvas, centre, max(2, int(size * rng.uniform(0.2, 0.55))), colour, -1, cv2.LINE_AA)
-        else:  # a printed mark: a few strokes
+        elif kind == 2:  # a printed mark: a few strokes
             for _ in range(int(rng.integers(1, 4))):
                 end = (int(x + rng.normal(0, 0.3) * size), int(y + rng.normal(0, 0.3) * size))
                 cv2.line(canvas, centre, end, colour, max(1, int(size * 0.06)), cv2.LINE_AA)
+        else:
+            printed_text(canvas, centre, size, colour, rng)
         canvas = cv2.GaussianBlur(canvas, (0, 0), float(rng.uniform(0.3, 1.2)))
         patches.append(canonical_patches(canvas, [(x, y)], [size * rng.uniform(0.7, 1.2)])[0])
     return np.array(patches, np.uint8).reshape(-1, PATCH_PX, PATCH_PX, 3)
 
 
-def scene_patches(rng: np.random.Generator, layouts: int = 3):
+def scene_patches(rng: np.random.Generator, layouts: int = 3, labels: int = 0):
     tilt = float(rng.uniform(0, OBLIQUE_DEG) if rng.random() < 0.5 else rng.uniform(OBLIQUE_DEG, 60))
     camera = scene.CameraModel(640, 480, tilt_deg=tilt, hfov_deg=float(rng.uniform(45, 75)))
     renderer = scene.SceneRenderer(camera, random_style(rng), rng, noise=float(rng.uniform(1, 6)))
@@ -135,7 +174,7 @@ def scene_patches(rng: np.random.Generator, layouts: int = 3):
         candidates = tops + negatives
         patches.append(canonical_patches(image, [c.center for c in candidates], [c.size for c in candidates]))
         values += [scene.top_value(p.rotation) for p in poses] + [0] * len(negatives)
-        clutter = clutter_patches(image, tops, rng)
+        clutter = clutter_patches(image, tops, rng, labels=labels)
         patches.append(clutter)
         values += [0] * len(clutter)
     return np.concatenate(patches), values, tilt > OBLIQUE_DEG
@@ -146,11 +185,13 @@ def main() -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--scenes", type=int, default=600)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--labels", type=int, default=0,
+                        help="printed labels drawn as clutter per layout (0, as the shipped networks were trained)")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     patches, values, oblique = [], [], []
     for i in range(args.scenes):
-        p, v, o = scene_patches(rng)
+        p, v, o = scene_patches(rng, labels=args.labels)
         patches.append(p)
         values += v
         oblique += [o] * len(v)
