@@ -114,9 +114,10 @@ def printed_text(canvas: np.ndarray, centre: tuple[int, int], size: float, colou
 
 
 def clutter_patches(image: np.ndarray, tops: list[Candidate], rng: np.random.Generator, count: int = 3,
-                    labels: int = 0) -> np.ndarray:
+                    labels: int = 0, plain_ground: float = 0.0) -> np.ndarray:
     """Negatives: `count` marks and `labels` printed labels drawn on bare parts of the rendered tray, each cut
-    as a candidate of a die's size."""
+    as a candidate of a die's size; a `plain_ground` share of them on a plain sheet of some colour, often
+    white (the generator's felt trays are dark, the real photos' tables white)."""
     import cv2
 
     size = float(np.median([t.size for t in tops]))
@@ -129,6 +130,11 @@ def clutter_patches(image: np.ndarray, tops: list[Candidate], rng: np.random.Gen
         if any(math.hypot(x - t.center[0], y - t.center[1]) < 1.6 * size for t in tops):
             continue
         canvas = image.copy()
+        if plain_ground and rng.random() < plain_ground:
+            sheet = rng.integers(200, 256, 3) if rng.random() < 0.7 else rng.integers(0, 256, 3)
+            half = size * rng.uniform(1.5, 4)
+            cv2.rectangle(canvas, (int(x - half), int(y - half)), (int(x + half), int(y + half)),
+                          tuple(int(c) for c in sheet), -1)
         base = canvas[int(y), int(x)].astype(int)
         colour = tuple(int(c) for c in (np.clip(base * rng.uniform(0.1, 0.6), 0, 255) if rng.random() < 0.8
                                        else rng.integers(0, 256, 3)))
@@ -150,7 +156,7 @@ def clutter_patches(image: np.ndarray, tops: list[Candidate], rng: np.random.Gen
     return np.array(patches, np.uint8).reshape(-1, PATCH_PX, PATCH_PX, 3)
 
 
-def scene_patches(rng: np.random.Generator, layouts: int = 3, labels: int = 0):
+def scene_patches(rng: np.random.Generator, layouts: int = 3, labels: int = 0, plain_ground: float = 0.0):
     tilt = float(rng.uniform(0, OBLIQUE_DEG) if rng.random() < 0.5 else rng.uniform(OBLIQUE_DEG, 60))
     camera = scene.CameraModel(640, 480, tilt_deg=tilt, hfov_deg=float(rng.uniform(45, 75)))
     renderer = scene.SceneRenderer(camera, random_style(rng), rng, noise=float(rng.uniform(1, 6)))
@@ -174,7 +180,7 @@ def scene_patches(rng: np.random.Generator, layouts: int = 3, labels: int = 0):
         candidates = tops + negatives
         patches.append(canonical_patches(image, [c.center for c in candidates], [c.size for c in candidates]))
         values += [scene.top_value(p.rotation) for p in poses] + [0] * len(negatives)
-        clutter = clutter_patches(image, tops, rng, labels=labels)
+        clutter = clutter_patches(image, tops, rng, labels=labels, plain_ground=plain_ground)
         patches.append(clutter)
         values += [0] * len(clutter)
     return np.concatenate(patches), values, tilt > OBLIQUE_DEG
@@ -187,11 +193,13 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--labels", type=int, default=0,
                         help="printed labels drawn as clutter per layout (0, as the shipped networks were trained)")
+    parser.add_argument("--plain-ground", type=float, default=0.0,
+                        help="share of clutter drawn on a plain, mostly white sheet (0, as the shipped networks)")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     patches, values, oblique = [], [], []
     for i in range(args.scenes):
-        p, v, o = scene_patches(rng, labels=args.labels)
+        p, v, o = scene_patches(rng, labels=args.labels, plain_ground=args.plain_ground)
         patches.append(p)
         values += v
         oblique += [o] * len(v)
