@@ -1,6 +1,6 @@
 """Synthetic classifier patches from companion.vision.scene: rendered dice with known pose.
 
-    python models/pips_synthetic_patches.py OUT.npz [--scenes 600] [--seed 1] [--labels 0]
+    python models/pips_synthetic_patches.py OUT.npz [--scenes 600] [--seed 1] [--labels 0] [--plain-ground 0]
 
 Each scene has its own camera (tilt 0–60°, field of view 45–75°), its own dice look (one of the
 generator's seven styles, or a random body/pip colour pair, sometimes told apart by colour more than by
@@ -10,8 +10,9 @@ negatives are each die's visible side faces (which look like faces, but are not 
 false candidates of `classifier_data.false_candidates`, plus clutter on the bare tray that a detector
 takes for a die: a speck of dirt or a lone dot (which, without a die around it, is not a 1), a round
 button, a printed mark; with `--labels N`, N short printed labels per layout too (a cable's "C120", a
-box's lettering), which the shipped networks read as dice (see pips-close-look.md). Blur, glare, noise and contrast are added at
-training time, not here. Arrays: patches (n, PATCH_PX, PATCH_PX, 3) uint8 BGR, value (n), oblique (n).
+box's lettering), which the shipped networks read as dice (see pips-close-look.md), and with
+`--plain-ground`, some of that clutter on a plain white sheet. Blur, glare, noise and contrast are added
+at training time, not here. Arrays: patches (n, PATCH_PX, PATCH_PX, 3) uint8 BGR, value (n), oblique (n).
 """
 from __future__ import annotations
 

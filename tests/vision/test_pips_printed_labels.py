@@ -24,8 +24,8 @@ MOST_EXTRA_DICE = 23  # in all SCENES scenes together, of their 96 labels
 
 
 def labelled_scene(seed: int):
-    """A rendered table of three dice with four printed labels on its free parts, each at least two dice
-    away from every die."""
+    """A rendered table of three dice with four printed labels on its free parts, each at least 120 px
+    (about two dice) from every die."""
     image, truth = render_scene(seed, dice=3, camera=CameraModel(960, 720), style=STYLES[seed % len(STYLES)])
     rng = np.random.default_rng(seed)
     height, width = image.shape[:2]
