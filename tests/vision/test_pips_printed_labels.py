@@ -12,6 +12,8 @@ import pytest
 
 cv2 = pytest.importorskip("cv2")
 
+from companion.vision.evaluate import SetScore, match  # noqa: E402
+from companion.vision.evaluate_scenes import labelled  # noqa: E402
 from companion.vision.readers import get_reader  # noqa: E402
 from companion.vision.scene import CameraModel, render_scene  # noqa: E402
 
@@ -42,22 +44,18 @@ def labelled_scene(seed: int):
 
 
 @pytest.fixture(scope="module")
-def readings():
+def score():
+    """The scenes scored as the photo sets are (`companion.vision.evaluate.match`)."""
     reader = get_reader("pips")
-    return [(truth, reader.read(image)) for image, truth in map(labelled_scene, range(500, 500 + SCENES))]
+    return SetScore([match(labelled(truth.dice), reader.read(image))
+                     for image, truth in map(labelled_scene, range(500, 500 + SCENES))])
 
 
-def test_printed_labels_are_not_read_as_dice(readings):
-    extra = {i: len(read) - len(truth.dice) for i, (truth, read) in enumerate(readings) if len(read) > len(truth.dice)}
-    assert sum(extra.values()) <= MOST_EXTRA_DICE, f"labels read as dice, scene: count {extra}"
+def test_printed_labels_are_not_read_as_dice(score):
+    extra = {i: s.extra for i, s in enumerate(score.images) if s.extra}
+    assert score.extra <= MOST_EXTRA_DICE, f"labels read as dice, scene: count {extra}"
 
 
-def test_dice_beside_printed_labels_are_still_read(readings):
-    right = wrong = 0
-    for truth, read in readings:
-        for die in truth.dice:
-            near = [r for r in read if np.hypot(r.center[0] - die.center[0], r.center[1] - die.center[1]) < 20]
-            right += bool(near) and near[0].value == die.value and not near[0].unsure
-            wrong += bool(near) and near[0].value != die.value and not near[0].unsure
-    dice = sum(len(truth.dice) for truth, _ in readings)
-    assert wrong == 0 and right >= 0.95 * dice, f"{right} of {dice} dice read right, {wrong} silently wrong"
+def test_dice_beside_printed_labels_are_still_read(score):
+    assert score.wrong == 0 and score.dice_right >= 0.95 * score.dice, \
+        f"{score.dice_right} of {score.dice} dice read right, {score.wrong} silently wrong"
