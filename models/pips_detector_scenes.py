@@ -15,6 +15,7 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "models"))
 
 from companion.vision import scene  # noqa: E402
 
@@ -75,17 +76,19 @@ def _top_face_box(camera: scene.CameraModel, x: float, y: float, yaw: float) -> 
     return float(centre[0]), float(centre[1]), size
 
 
-def make_scenes(count: int, seed: int = 0):
-    """`count` scenes: list of (BGR image, float32 array (n, 4) of x, y, size, value)."""
+def make_scenes(count: int, seed: int = 0, tilt: tuple[float, float] | None = None, labels: int = 0):
+    """`count` scenes: list of (BGR image, float32 array (n, 4) of x, y, size, value). Each table's camera is
+    tilted 0°, 0–25° or 25–55° (a third each), or, given `tilt` (low, high), anywhere in that range. `labels`
+    printed labels per frame lie on the tray away from the dice, as background to learn."""
     rng = np.random.default_rng(seed)
     out = []
     styles = list(scene.STYLES)
     while len(out) < count:
         width = int(rng.choice([640, 800, 960]))
         height = int(width * rng.choice([0.75, 0.5625]))
-        tilt = float(rng.choice([0.0, rng.uniform(0, 25), rng.uniform(25, 55)]))
-        base = scene.CameraModel(width, height, tilt_deg=tilt, hfov_deg=float(rng.uniform(45, 75)))
-        camera = scene.CameraModel(width, height, tilt_deg=tilt, hfov_deg=base.hfov_deg,
+        tilt_deg = float(rng.choice([0.0, rng.uniform(0, 25), rng.uniform(25, 55)]) if tilt is None else rng.uniform(*tilt))
+        base = scene.CameraModel(width, height, tilt_deg=tilt_deg, hfov_deg=float(rng.uniform(45, 75)))
+        camera = scene.CameraModel(width, height, tilt_deg=tilt_deg, hfov_deg=base.hfov_deg,
                                    distance_mm=base.distance * float(rng.uniform(0.55, 1.1)))
         style = scene.STYLES[styles[int(rng.integers(len(styles)))]]
         renderer = scene.SceneRenderer(camera, style, rng, noise=float(rng.uniform(1, 6)))
@@ -98,9 +101,32 @@ def make_scenes(count: int, seed: int = 0):
                 cx, cy, size = _top_face_box(camera, x, y, yaw)
                 truth.append((cx, cy, size, value))
             image = renderer.render(poses, gain=float(rng.uniform(0.7, 1.25)))
+            if labels:
+                draw_labels(image, truth, labels, rng)
             inside = [t for t in truth if 0 <= t[0] < width and 0 <= t[1] < height]
             out.append((image, np.array(inside, np.float32).reshape(-1, 4)))
     return out[:count]
+
+
+def draw_labels(image: np.ndarray, truth: list[tuple[float, float, float, int]], count: int,
+                rng: np.random.Generator) -> None:
+    """`count` printed labels (`pips_synthetic_patches.printed_text`) at least 1.6 face sizes from every die."""
+    from pips_synthetic_patches import printed_text
+
+    size = float(np.median([t[2] for t in truth])) if truth else 40.0
+    height, width = image.shape[:2]
+    drawn = 0
+    for _ in range(count * 10):
+        if drawn == count:
+            break
+        x, y = rng.uniform(size, width - size), rng.uniform(size, height - size)
+        if any(math.hypot(x - t[0], y - t[1]) < 1.6 * max(size, t[2]) for t in truth):
+            continue
+        base = image[int(y), int(x)].astype(int)
+        colour = tuple(int(c) for c in (np.clip(base * rng.uniform(0.1, 0.6), 0, 255) if rng.random() < 0.5
+                                       else rng.integers(0, 256, 3)))
+        printed_text(image, (int(x), int(y)), size * rng.uniform(0.8, 1.5), colour, rng)
+        drawn += 1
 
 
 def save(path: Path, scenes) -> None:
@@ -136,6 +162,9 @@ if __name__ == "__main__":
     parser.add_argument("out", type=Path)
     parser.add_argument("--count", type=int, default=400)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--tilt", type=float, nargs=2, metavar=("LOW", "HIGH"),
+                        help="every camera tilted within this range, in degrees (default: 0°, 0–25° or 25–55°)")
+    parser.add_argument("--labels", type=int, default=0, help="printed labels drawn per frame, away from the dice")
     args = parser.parse_args()
-    save(args.out, make_scenes(args.count, args.seed))
+    save(args.out, make_scenes(args.count, args.seed, tuple(args.tilt) if args.tilt else None, args.labels))
     print(f"{args.count} scenes -> {args.out}")

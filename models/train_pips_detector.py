@@ -57,6 +57,31 @@ class Detector(nn.Module):
     def forward(self, x):
         return self.head(self.body(x))
 
+    def unfold(self, path: Path, x: torch.Tensor) -> None:
+        """Start from a shipped ONNX detector (BatchNorm folded; its torch state may be gone). Each
+        convolution takes its folded kernel and its BatchNorm is set from the statistics of the training
+        inputs `x` so that it adds the folded bias and otherwise leaves those activations as they are, in
+        training mode as in evaluation (as train_pips_classifier.unfold_into does for the classifier)."""
+        from train_pips_classifier import onnx_arrays
+
+        arrays = onnx_arrays(path)
+        modules = list(self.body)
+        with torch.no_grad():
+            h = x
+            for i, (conv, bn) in enumerate(zip(modules[0::3], modules[1::3])):
+                conv.weight.copy_(torch.from_numpy(arrays[f"conv{i}_w"]))
+                bias = torch.from_numpy(arrays[f"conv{i}_b"])
+                z = conv(h)
+                mean, var = z.mean(dim=(0, 2, 3)), z.var(dim=(0, 2, 3), unbiased=False)
+                bn.running_mean.copy_(mean)
+                bn.running_var.copy_(var)
+                bn.weight.copy_(torch.sqrt(var + bn.eps))
+                bn.bias.copy_(mean + bias)
+                h = F.relu(z + bias.view(1, -1, 1, 1))
+            head = len(modules) // 3
+            self.head.weight.copy_(torch.from_numpy(arrays[f"conv{head}_w"]))
+            self.head.bias.copy_(torch.from_numpy(arrays[f"conv{head}_b"]))
+
     def fused(self) -> nn.Sequential:
         """The same network with each BatchNorm folded into its convolution: only Conv and Relu."""
         layers = []
@@ -215,9 +240,12 @@ def main() -> int:
     parser.add_argument("--batch", type=int, default=24)
     parser.add_argument("--cache", type=Path, default=Path("/tmp/pips-detector/synth.npz"))
     parser.add_argument("--scenes", type=int, default=480)
+    parser.add_argument("--more-scenes", type=Path, nargs="*", default=[],
+                        help="more synthetic scene caches (pips_detector_scenes.py OUT --tilt/--labels) drawn with --cache's")
     parser.add_argument("--real-share", type=float, default=0.5, help="share of patches cut from real dev photos")
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
-    parser.add_argument("--resume", type=Path, help="a .pt state to start from")
+    parser.add_argument("--resume", type=Path, help="a .pt state, or a shipped .onnx detector, to start from")
+    parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate of the one-cycle schedule")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads; 1 is fastest on a shared 2-core machine")
     parser.add_argument("--channels", type=lambda text: tuple(int(c) for c in text.split(",")), default=CHANNELS,
@@ -234,16 +262,20 @@ def main() -> int:
         print(f"rendering {args.scenes} synthetic scenes to {args.cache} ...", flush=True)
         pips_detector_scenes.save(args.cache, pips_detector_scenes.make_scenes(args.scenes, seed=1))
     synthetic = pips_detector_scenes.load(args.cache)
+    for more in args.more_scenes:
+        synthetic += pips_detector_scenes.load(more)
     real = load_photos()
     sources = synthetic + real
     weights = np.array([(1 - args.real_share) / len(synthetic)] * len(synthetic) + [args.real_share / len(real)] * len(real))
     print(f"{len(synthetic)} synthetic scenes, {len(real)} real dev photos", flush=True)
 
     model = Detector(args.channels)
-    if args.resume:
+    if args.resume and args.resume.suffix == ".onnx":
+        model.unfold(args.resume, batch(sources, weights, rng, 64)[0])
+    elif args.resume:
         model.load_state_dict(torch.load(args.resume))
-    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=args.steps, pct_start=0.1)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=args.lr, total_steps=args.steps, pct_start=0.1)
     started = time.time()
     running = []
     for step in range(args.steps):

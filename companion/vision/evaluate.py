@@ -1,7 +1,7 @@
 """Score a dice reader against a labelled photo set (`labels.jsonl`, as in shared/data/dice-real).
 
     python -m companion.vision.evaluate /path/to/set [--split dev|holdout|all|kept-out|trained] [--dice pips]
-        [--classifier ONNX] [--close-look ONNX] [--show-misses]
+        [--classifier ONNX] [--close-look ONNX] [--detector ONNX] [--show-misses]
 
 Scoring, as the sets' README says: each labelled die is matched to the nearest reported centre within
 `MATCH_RADIUS` times its box size (each report matches at most one label); its value is right when it
@@ -12,7 +12,7 @@ ask a person), and is counted apart.
 The split is fixed by a hash of the image name, so the held-out quarter never changes and is never
 used for tuning. Within the dev split, one photo in five is kept out of the pip classifiers' training
 (`kept-out`; the rest is `trained`): the fairest dev figure for choosing between networks, which
-`--classifier` and `--close-look` swap in for the shipped ones.
+`--classifier`, `--close-look` and `--detector` swap in for the shipped ones.
 """
 from __future__ import annotations
 
@@ -220,6 +220,7 @@ def add_reader_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dice", default="pips", help="reader kind (see companion.vision.readers)")
     parser.add_argument("--classifier", type=Path, help="pip dice: this quick network instead of the shipped one")
     parser.add_argument("--close-look", type=Path, help="pip dice: this close-look network instead of the shipped one")
+    parser.add_argument("--detector", type=Path, help="pip dice: this detector network instead of the shipped one")
 
 
 def reader_for(args: argparse.Namespace):
@@ -227,14 +228,15 @@ def reader_for(args: argparse.Namespace):
     wrong. Networks come from models/train_pips_classifier.py."""
     from .readers import get_reader
 
-    if args.classifier is None and args.close_look is None:
+    if args.classifier is None and args.close_look is None and args.detector is None:
         return get_reader(args.dice)
     if args.dice != "pips":
-        raise ValueError(f"--classifier and --close-look are the pip reader's networks, not the {args.dice} reader's")
+        raise ValueError(f"--classifier, --close-look and --detector are the pip reader's networks, not the {args.dice} reader's")
     from .pips import classifier as pips
+    from .pips.detector import MODEL_PATH as DETECTOR_PATH, PipDetector
 
     networks = pips.load_close_look(args.classifier or pips.MODEL_PATH, args.close_look or pips.CLOSE_LOOK_PATH)
-    return get_reader("pips", classify=networks.classify)
+    return get_reader("pips", classify=networks.classify, detector=PipDetector(args.detector or DETECTOR_PATH))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -82,6 +82,8 @@ def test_the_command_names_what_is_wrong_with_the_networks(capsys, tmp_path):
     assert str(missing) in capsys.readouterr().err
     assert main([str(folder), "--dice", "fruit", "--close-look", str(missing)]) == 2
     assert "pip reader's networks" in capsys.readouterr().err
+    assert main([str(folder), "--detector", str(tmp_path / "detector.onnx")]) == 2
+    assert "detector.onnx" in capsys.readouterr().err
 
 
 def test_scoring_matches_nearest_centre_and_counts_extras():
