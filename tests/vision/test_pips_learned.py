@@ -12,7 +12,7 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 
 from companion.vision.evaluate import load_set, match  # noqa: E402
-from companion.vision.pips.detector import STRIDE, Candidate, PipDetector, decode  # noqa: E402
+from companion.vision.pips.detector import STRIDE, Candidate, PipDetector, decode, shoulders  # noqa: E402
 from companion.vision.pips.detector_eval import LabelOracle, score_detector  # noqa: E402
 from companion.vision.pips.learned import SIDE_FACE_LOOK, LearnedPipReader  # noqa: E402
 
@@ -104,6 +104,59 @@ def test_decode_drops_a_weaker_peak_within_same_die_faces_of_a_stronger_one():
     maps[0, 5, 12] = 1.5  # 8 px away, more than SAME_DIE of its face: a neighbour
     centres = [c.center for c in decode(maps, 1.0, 1.0, 0.3)]
     assert centres == [(6.0, 6.0), (42.0, 22.0), (50.0, 22.0)]
+
+
+def _flush_pair_maps() -> np.ndarray:
+    """Maps (stride 4, one input pixel per frame pixel) of two 40 px dice lying flush, centred at (18, 18)
+    and (58, 18): the first is a peak; the second only a shoulder on it, whose cells point at its centre. A
+    faint cell at (10, 42) is neither."""
+    maps = np.full((4, 12, 20), -10.0, np.float32)
+    maps[1] = np.log(40.0)
+    maps[2:] = 0.5
+    maps[0, 4, 4:16] = np.linspace(3.0, 0.0, 12)  # falling from the peak's cell (4, 4): no other peak
+    maps[2, 4, 12:16] = 14.5 - np.arange(12, 16)  # x offsets: (12 + 2.5) * 4 = 58
+    maps[0, 10, 2] = -1.0
+    return maps
+
+
+def test_shoulders_are_hot_cells_away_from_the_dice_found():
+    maps = _flush_pair_maps()
+    assert [c.center for c in decode(maps, 1.0, 1.0, 0.3)] == [(18.0, 18.0)]
+    found = shoulders(maps, 1.0, 1.0, apart=30.0, away_from=[(18.0, 18.0)], floor=0.4)
+    # cells 9–11 lie within 30 px of the die found; cells 12–15 all point at (58, 18): one shoulder
+    assert [(c.center, c.size) for c in found] == [((58.0, 18.0), 30.0)]
+    assert shoulders(maps, 1.0, 1.0, apart=30.0, away_from=[(18.0, 18.0), (58.0, 18.0)], floor=0.4) == []
+    assert len(shoulders(maps, 1.0, 1.0, apart=4.0, floor=0.4, limit=3)) == 3
+
+
+class _MapDetector:
+    """A detector with the real decoding over fixed maps, as PipDetector.find_maps gives them."""
+    threshold = 0.3
+
+    def __init__(self, maps):
+        self._maps = maps
+
+    def find_maps(self, frame, frame_shape=None):
+        return self._maps, 1.0, 1.0
+
+    def find(self, frame, frame_shape=None):
+        return decode(self._maps, 1.0, 1.0, self.threshold)
+
+
+@pytest.mark.parametrize("sure, read", [(0.98, [(4, (18.0, 18.0)), (6, (58.0, 18.0))]), (0.95, [(4, (18.0, 18.0))])])
+def test_a_die_lying_flush_that_shows_only_as_a_shoulder_is_read_when_a_look_there_is_sure(sure, read):
+    looks = []
+
+    def classify(frame, candidates):
+        looks.extend((c.center, round(c.size, 3)) for c in candidates)
+        return [(4, 0.99) if c.center == (18.0, 18.0) else (6, sure) for c in candidates]
+
+    reader = LearnedPipReader(detector=_MapDetector(_flush_pair_maps()), classify=classify)
+    readings = reader.read(np.zeros((48, 80, 3), np.uint8))
+    assert [(r.value, r.center) for r in readings] == read
+    # first the peak at its own size, then the one shoulder at the frame's usual face size (the faint cell
+    # is no shoulder); kept only when the look reads a face at least SHOULDER_SURE (0.97)
+    assert looks == [((18.0, 18.0), 40.0), ((58.0, 18.0), 40.0)]
 
 
 class _FixedDetector:
@@ -253,7 +306,8 @@ def test_no_re_centred_looks_without_a_die_read_surely():
 
 def test_dice_lying_flush_are_both_read():
     """Two to four dice, two of them pushed flush together, seen from straight above to 30° (24 generator
-    scenes, 72 dice): 47 read right, against 39 before the re-centred looks and closer peak spacing."""
+    scenes, 72 dice): 53 read right with the shoulder looks (2026-12-01), 51 without; 39 before the re-centred
+    looks and closer peak spacing. None extra, 1 silently wrong."""
     from companion.vision.evaluate import SetScore
     from companion.vision.evaluate_scenes import labelled
     from companion.vision.scene import STYLES, CameraModel, render_scene
@@ -263,7 +317,7 @@ def test_dice_lying_flush_are_both_read():
         camera = CameraModel(640, 480, tilt_deg=10.0 * (seed % 4))
         image, truth = render_scene(seed, dice=2 + seed % 3, camera=camera, style=list(STYLES)[seed % 7], touching=True)
         score.images.append(match(labelled(truth.dice), reader.read(image)))
-    assert score.dice == 72 and score.dice_right >= 44
+    assert score.dice == 72 and score.dice_right >= 50 and score.extra == 0 and score.wrong <= 1
 
 
 def test_the_side_face_under_a_1_is_dropped_when_a_wider_look_calls_it_no_face(monkeypatch):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 
@@ -32,6 +33,8 @@ MODEL_PATH = Path(__file__).resolve().parents[3] / "models" / "pips-detector.onn
 THRESHOLD = 0.3
 MAX_CANDIDATES = 80
 SAME_DIE = 0.4  # two peaks closer than this many face sizes are one die (dev split: 0.5 merged dice lying flush)
+SHOULDER_HEAT = 0.4  # hot cells for `shoulders` (scene sweep: 0.3 read 2 more of 1,196 dice for twice the looks)
+MAX_SHOULDERS = 8
 
 
 @dataclasses.dataclass(frozen=True)
@@ -98,6 +101,31 @@ def decode(maps: np.ndarray, scale_x: float, scale_y: float, threshold: float = 
     return kept
 
 
+def shoulders(maps: np.ndarray, scale_x: float, scale_y: float, apart: float, away_from: Sequence[tuple[float, float]] = (),
+              floor: float = SHOULDER_HEAT, limit: int = MAX_SHOULDERS) -> list[Candidate]:
+    """Where the heatmap is raised to at least `floor` without a die found there: a die lying flush against
+    another often shows only as a shoulder on its neighbour's peak. Each hot cell gives the centre it
+    estimates, hottest first; one lying within `apart` pixels of a centre in `away_from` (the dice already
+    found) or of a hotter shoulder is passed over. Sized `apart`."""
+    heat = 1 / (1 + np.exp(-maps[0]))
+    rows, cols = np.nonzero(heat >= floor)
+    xs = (cols + maps[2, rows, cols]) * STRIDE * scale_x
+    ys = (rows + maps[3, rows, cols]) * STRIDE * scale_y
+    if len(away_from):
+        centres = np.asarray(away_from, np.float64).reshape(-1, 2)
+        near = ((xs[:, None] - centres[:, 0]) ** 2 + (ys[:, None] - centres[:, 1]) ** 2 < apart ** 2).any(axis=1)
+        rows, cols, xs, ys = rows[~near], cols[~near], xs[~near], ys[~near]
+    found: list[Candidate] = []
+    for i in np.argsort(-heat[rows, cols]):
+        x, y = float(xs[i]), float(ys[i])
+        if any((x - k.center[0]) ** 2 + (y - k.center[1]) ** 2 < apart ** 2 for k in found):
+            continue
+        found.append(Candidate((x, y), apart, float(heat[rows[i], cols[i]])))
+        if len(found) == limit:
+            break
+    return found
+
+
 class PipDetector:
     """Finds pip dice's top faces in BGR frames with one network session (safe to share between threads)."""
 
@@ -113,10 +141,14 @@ class PipDetector:
     def find(self, frame_bgr: np.ndarray, frame_shape: tuple[int, ...] | None = None) -> list[Candidate]:
         """Top faces in `frame_bgr`. When it is the tray cut out of a camera frame, `frame_shape` is the
         whole frame's (height, width): the shrink follows the camera, so the dice keep their size."""
+        return decode(*self.find_maps(frame_bgr, frame_shape), self.threshold)
+
+    def find_maps(self, frame_bgr: np.ndarray, frame_shape: tuple[int, ...] | None = None) -> tuple[np.ndarray, float, float]:
+        """The network's maps for `frame_bgr` and the frame pixels per input pixel (x, y), as `find` reads
+        them; `decode` and `shoulders` take them."""
         if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
             raise ValueError("expected a BGR image (height × width × 3)")
-        maps, scale_x, scale_y = self.maps(frame_bgr, shrink_for(frame_shape or frame_bgr.shape))
-        return decode(maps, scale_x, scale_y, self.threshold)
+        return self.maps(frame_bgr, shrink_for(frame_shape or frame_bgr.shape))
 
 
 @functools.lru_cache(maxsize=1)

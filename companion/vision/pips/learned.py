@@ -19,6 +19,11 @@ its centre and `RECENTRE_SHIFT` of a face to each side; the surest that reads a 
 `RECENTRE_SURE` is kept unless a die already read lies within `RECENTRE_APART` faces. Second and
 re-centred looks go through the classifier in one batch.
 
+Two dice lying flush can also make one peak between them, sized for one die, with only a shoulder where
+the other die lies. So the heatmap's shoulders (`detector.shoulders`: hot cells without a peak of their
+own) at least `SHOULDER_APART` usual faces from every die read are looked at too, at the usual size, and
+kept when they read as a face at least `SHOULDER_SURE`.
+
 A camera at an angle sees the side face below each die's top face; under a 1 that side face can read as a
 clean face, so a die that `side_faces` finds suspect is read again `SIDE_FACE_LOOK` times wider, which
 takes in the 1's pip, and dropped if that wider look calls it "not a top face".
@@ -33,7 +38,7 @@ import numpy as np
 from ...events import DieReading
 from ..tray import crop_to_tray
 from . import side_faces
-from .detector import Candidate, PipDetector, find_dice
+from .detector import Candidate, PipDetector, decode, find_dice, shoulders
 
 __all__ = ["Candidate", "LearnedPipReader", "find_dice", "classify_dice"]
 
@@ -52,6 +57,8 @@ RECENTRE_SCORE = 0.4
 RECENTRE_SHIFT = 0.25
 RECENTRE_SURE = 0.9
 RECENTRE_APART = 0.6
+SHOULDER_APART = 0.75  # usual faces from every die read (dev split and scene sweep)
+SHOULDER_SURE = 0.97  # dev split: at 0.9 a matteop65 photo gained an extra die, and 4 more labels read as dice
 SIDE_FACE_LOOK = 1.5  # dev split: the side faces under 1s read as no face, the dice in front kept their value
 
 Classify = Callable[[np.ndarray, Sequence[Candidate]], Sequence[tuple[int, float]]]
@@ -85,13 +92,15 @@ class LearnedPipReader:
         if cropped is None:
             return []
         image, ox, oy = cropped
-        candidates = self.detector.find(image, frame_bgr.shape)
+        find_maps = getattr(self.detector, "find_maps", None)  # a detector with no maps (a fake) has no shoulders
+        maps = find_maps(image, frame_bgr.shape) if find_maps else None
+        candidates = decode(*maps, self.detector.threshold) if maps else self.detector.find(image, frame_bgr.shape)
         if not candidates:
             return []
         answers = self._classify(image, candidates)
         kept = [(c, a) for c, a in zip(candidates, answers) if a[0] != NOT_A_DIE]
         turned_down = [c for c, (value, _) in zip(candidates, answers) if value == NOT_A_DIE]
-        kept += self._found_by_looking_again(image, turned_down, kept)
+        kept += self._found_by_looking_again(image, turned_down, kept, maps)
         kept = self._without_side_faces_of_ones(image, kept)
         readings = []
         for candidate, (value, confidence) in kept:
@@ -107,28 +116,32 @@ class LearnedPipReader:
         readings.sort(key=lambda r: (r.center[1], r.center[0]))
         return readings
 
-    def _found_by_looking_again(self, image: np.ndarray, turned_down: list[Candidate], kept: list) -> list:
-        """Dice among the turned-down candidates, read again in one batch: second looks at twice the size, and
-        re-centred looks at the frame's usual face size."""
+    def _found_by_looking_again(self, image: np.ndarray, turned_down: list[Candidate], kept: list,
+                                maps: tuple[np.ndarray, float, float] | None = None) -> list:
+        """Dice among the turned-down candidates and the heatmap's shoulders, read again in one batch: second
+        looks at twice the size, re-centred looks and shoulder looks at the frame's usual face size."""
         def lies_on_a_die(larger: Candidate, dice: list) -> bool:
             return any(_within(other, larger, larger.size) for other, _ in dice)
 
         second_looks = [Candidate(c.center, c.size * SECOND_LOOK, c.score) for c in turned_down]
         second_looks = [c for c in second_looks if not lies_on_a_die(c, kept)]
-        recentred = _recentred_looks(turned_down, kept)
-        if not second_looks and not recentred:
+        usual = _usual_size(kept)
+        recentred = _recentred_looks(turned_down, usual) if usual else []
+        shoulder_looks = _shoulder_looks(maps, kept, usual) if usual and maps else []
+        if not second_looks and not recentred and not shoulder_looks:
             return []
-        answers = self._classify(image, second_looks + recentred)
+        answers = self._classify(image, second_looks + recentred + shoulder_looks)
         found: list = []
         for candidate, (value, confidence) in zip(second_looks, answers):
             if value != NOT_A_DIE and confidence >= SECOND_LOOK_SURE and not lies_on_a_die(candidate, kept + found):
                 found.append((candidate, (value, confidence)))
-        surest_first = sorted(zip(recentred, answers[len(second_looks):]), key=lambda look: -look[1][1])
-        for look, (value, confidence) in surest_first:
-            if value == NOT_A_DIE or confidence < RECENTRE_SURE:
-                continue
-            if not any(_within(other, look, RECENTRE_APART * max(other.size, look.size)) for other, _ in kept + found):
-                found.append((look, (value, confidence)))
+        later = len(second_looks) + len(recentred)
+        for looks, least, first in ((recentred, RECENTRE_SURE, len(second_looks)), (shoulder_looks, SHOULDER_SURE, later)):
+            for look, (value, confidence) in sorted(zip(looks, answers[first:]), key=lambda look: -look[1][1]):
+                if value == NOT_A_DIE or confidence < least:
+                    continue
+                if not any(_within(other, look, RECENTRE_APART * max(other.size, look.size)) for other, _ in kept + found):
+                    found.append((look, (value, confidence)))
         return found
 
     def _without_side_faces_of_ones(self, image: np.ndarray, kept: list) -> list:
@@ -146,18 +159,26 @@ class LearnedPipReader:
         return answers
 
 
-def _recentred_looks(turned_down: list[Candidate], kept: list) -> list[Candidate]:
-    """Each turned-down candidate about the frame's usual face size or larger (the median of the dice read
-    surely), and detected at least RECENTRE_SCORE, looked at with that size at its centre and RECENTRE_SHIFT
-    of a face to each side."""
+def _usual_size(kept: list) -> float | None:
+    """The frame's usual face size: the median of the dice read surely (None without one)."""
     sure_sizes = [c.size for c, (_, confidence) in kept if confidence >= RECENTRE_SURE]
-    if not sure_sizes:
-        return []
-    usual = float(np.median(sure_sizes))
+    return float(np.median(sure_sizes)) if sure_sizes else None
+
+
+def _recentred_looks(turned_down: list[Candidate], usual: float) -> list[Candidate]:
+    """Each turned-down candidate about the frame's usual face size or larger, and detected at least
+    RECENTRE_SCORE, looked at with that size at its centre and RECENTRE_SHIFT of a face to each side."""
     step = RECENTRE_SHIFT * usual
     return [Candidate((c.center[0] + dx * step, c.center[1] + dy * step), usual, c.score)
             for c in turned_down if c.size >= RECENTRE_FROM * usual and c.score >= RECENTRE_SCORE
             for dx, dy in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))]
+
+
+def _shoulder_looks(maps: tuple[np.ndarray, float, float], kept: list, usual: float) -> list[Candidate]:
+    """The heatmap's shoulders at least SHOULDER_APART usual faces from every die read and from each other,
+    at the usual size."""
+    return [Candidate(spot.center, usual, spot.score)
+            for spot in shoulders(*maps, apart=SHOULDER_APART * usual, away_from=[c.center for c, _ in kept])]
 
 
 def _within(a: Candidate, b: Candidate, distance: float) -> bool:
