@@ -116,7 +116,7 @@ def shoulders(maps: np.ndarray, scale_x: float, scale_y: float, apart: float, aw
         near = ((xs[:, None] - centres[:, 0]) ** 2 + (ys[:, None] - centres[:, 1]) ** 2 < apart ** 2).any(axis=1)
         rows, cols, xs, ys = rows[~near], cols[~near], xs[~near], ys[~near]
     found: list[Candidate] = []
-    for i in np.argsort(-heat[rows, cols]):
+    for i in np.argsort(-heat[rows, cols])[: 32 * limit]:  # a hot, busy background costs no more than this
         x, y = float(xs[i]), float(ys[i])
         if any((x - k.center[0]) ** 2 + (y - k.center[1]) ** 2 < apart ** 2 for k in found):
             continue
