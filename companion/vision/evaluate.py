@@ -225,7 +225,7 @@ def add_reader_options(parser: argparse.ArgumentParser) -> None:
 
 def reader_for(args: argparse.Namespace):
     """The reader `add_reader_options` asked for; ValueError or OSError (a missing network) names what is
-    wrong. Networks come from models/train_pips_classifier.py."""
+    wrong. Networks come from models/train_pips_classifier.py and models/train_pips_detector.py."""
     from .readers import get_reader
 
     if args.classifier is None and args.close_look is None and args.detector is None:
