@@ -217,6 +217,21 @@ def onnx_arrays(path: Path) -> dict[str, np.ndarray]:
     return arrays
 
 
+def unfold_conv(conv: nn.Conv2d, bn: nn.BatchNorm2d, weight: np.ndarray, bias: np.ndarray, x: torch.Tensor) -> torch.Tensor:
+    """Give `conv` a folded kernel and set `bn` from the statistics of its output on `x`, so that the pair
+    adds the folded bias and otherwise leaves those activations as they are, in training mode as in
+    evaluation. Returns that output (before the activation), the next layer's input statistics."""
+    conv.weight.copy_(torch.from_numpy(weight))
+    bias = torch.from_numpy(bias)
+    z = conv(x)
+    mean, var = z.mean(dim=(0, 2, 3)), z.var(dim=(0, 2, 3), unbiased=False)
+    bn.running_mean.copy_(mean)
+    bn.running_var.copy_(var)
+    bn.weight.copy_(torch.sqrt(var + bn.eps))
+    bn.bias.copy_(mean + bias)
+    return z + bias.view(1, -1, 1, 1)
+
+
 def unfold_into(net: Net, arrays: dict[str, np.ndarray], x: torch.Tensor) -> int:
     """Start `net` from folded weights (a shipped ONNX network, whose torch checkpoint may be gone). Each
     convolution takes its folded kernel; its BatchNorm is set from the statistics of the training crops `x`
@@ -230,15 +245,7 @@ def unfold_into(net: Net, arrays: dict[str, np.ndarray], x: torch.Tensor) -> int
     with torch.no_grad():
         h = x
         for i, (conv, bn) in enumerate(zip(convs, norms)):
-            conv.weight.copy_(torch.from_numpy(arrays[f"conv{i}_w"]))
-            bias = torch.from_numpy(arrays[f"conv{i}_b"])
-            z = conv(h)
-            mean, var = z.mean(dim=(0, 2, 3)), z.var(dim=(0, 2, 3), unbiased=False)
-            bn.running_mean.copy_(mean)
-            bn.running_var.copy_(var)
-            bn.weight.copy_(torch.sqrt(var + bn.eps))
-            bn.bias.copy_(mean + bias)
-            h = F.max_pool2d(F.relu(z + bias.view(1, -1, 1, 1)), 2)
+            h = F.max_pool2d(F.relu(unfold_conv(conv, bn, arrays[f"conv{i}_w"], arrays[f"conv{i}_b"], h)), 2)
             taken += 1
         for i, layer in enumerate(dense):
             weight = torch.from_numpy(arrays[f"dense{i}_w"])

@@ -58,26 +58,16 @@ class Detector(nn.Module):
         return self.head(self.body(x))
 
     def unfold(self, path: Path, x: torch.Tensor) -> None:
-        """Start from a shipped ONNX detector (BatchNorm folded; its torch state may be gone). Each
-        convolution takes its folded kernel and its BatchNorm is set from the statistics of the training
-        inputs `x` so that it adds the folded bias and otherwise leaves those activations as they are, in
-        training mode as in evaluation (as train_pips_classifier.unfold_into does for the classifier)."""
-        from train_pips_classifier import onnx_arrays
+        """Start from a shipped ONNX detector (BatchNorm folded; its torch state may be gone): each convolution
+        and its BatchNorm unfolded from the training inputs `x` (`train_pips_classifier.unfold_conv`)."""
+        from train_pips_classifier import onnx_arrays, unfold_conv
 
         arrays = onnx_arrays(path)
         modules = list(self.body)
         with torch.no_grad():
             h = x
             for i, (conv, bn) in enumerate(zip(modules[0::3], modules[1::3])):
-                conv.weight.copy_(torch.from_numpy(arrays[f"conv{i}_w"]))
-                bias = torch.from_numpy(arrays[f"conv{i}_b"])
-                z = conv(h)
-                mean, var = z.mean(dim=(0, 2, 3)), z.var(dim=(0, 2, 3), unbiased=False)
-                bn.running_mean.copy_(mean)
-                bn.running_var.copy_(var)
-                bn.weight.copy_(torch.sqrt(var + bn.eps))
-                bn.bias.copy_(mean + bias)
-                h = F.relu(z + bias.view(1, -1, 1, 1))
+                h = F.relu(unfold_conv(conv, bn, arrays[f"conv{i}_w"], arrays[f"conv{i}_b"], h))
             head = len(modules) // 3
             self.head.weight.copy_(torch.from_numpy(arrays[f"conv{head}_w"]))
             self.head.bias.copy_(torch.from_numpy(arrays[f"conv{head}_b"]))
