@@ -17,7 +17,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "models"))
 
-from companion.vision import scene  # noqa: E402
+from companion.vision import scene, scene_traced  # noqa: E402
+from pips_synthetic_patches import random_traced_look  # noqa: E402
 
 FRAMES_PER_TABLE = 4
 
@@ -76,10 +77,11 @@ def _top_face_box(camera: scene.CameraModel, x: float, y: float, yaw: float) -> 
     return float(centre[0]), float(centre[1]), size
 
 
-def make_scenes(count: int, seed: int = 0, tilt: tuple[float, float] | None = None, labels: int = 0):
+def make_scenes(count: int, seed: int = 0, tilt: tuple[float, float] | None = None, labels: int = 0, traced: bool = False):
     """`count` scenes: list of (BGR image, float32 array (n, 4) of x, y, size, value). Each table's camera is
     tilted 0°, 0–25° or 25–55° (a third each), or, given `tilt` (low, high), anywhere in that range. `labels`
-    printed labels per frame lie on the tray away from the dice, as background to learn."""
+    printed labels per frame lie on the tray away from the dice, as background to learn. `traced` draws the
+    frames with companion.vision.scene_traced (random dice looks, its tables) instead of the generator."""
     rng = np.random.default_rng(seed)
     out = []
     styles = list(scene.STYLES)
@@ -90,17 +92,28 @@ def make_scenes(count: int, seed: int = 0, tilt: tuple[float, float] | None = No
         base = scene.CameraModel(width, height, tilt_deg=tilt_deg, hfov_deg=float(rng.uniform(45, 75)))
         camera = scene.CameraModel(width, height, tilt_deg=tilt_deg, hfov_deg=base.hfov_deg,
                                    distance_mm=base.distance * float(rng.uniform(0.55, 1.1)))
-        style = scene.STYLES[styles[int(rng.integers(len(styles)))]]
-        renderer = scene.SceneRenderer(camera, style, rng, noise=float(rng.uniform(1, 6)))
+        if traced:
+            look, table = random_traced_look(rng), str(rng.choice(scene_traced.TABLES))
+        else:
+            style = scene.STYLES[styles[int(rng.integers(len(styles)))]]
+            renderer = scene.SceneRenderer(camera, style, rng, noise=float(rng.uniform(1, 6)))
         for _ in range(FRAMES_PER_TABLE):
             count_here = int(rng.choice([rng.integers(1, 6), rng.integers(5, 25)]))
             poses, truth = [], []
+            shape = scene_traced.dice_shape(rng) if traced else None
             for x, y, yaw in _placements(rng, count_here):
                 value = int(rng.integers(1, 7))
-                poses.append(scene._DiePose(np.array([x, y, scene.DIE_MM / 2]), scene.rest_rotation(value, yaw)))
+                if traced:
+                    poses.append(scene_traced.TracedDie(np.array([x, y, scene.DIE_MM / 2]),
+                                                        scene_traced.resting_rotation(value, yaw), *shape))
+                else:
+                    poses.append(scene._DiePose(np.array([x, y, scene.DIE_MM / 2]), scene.rest_rotation(value, yaw)))
                 cx, cy, size = _top_face_box(camera, x, y, yaw)
                 truth.append((cx, cy, size, value))
-            image = renderer.render(poses, gain=float(rng.uniform(0.7, 1.25)))
+            if traced:
+                image = scene_traced.draw(rng, camera, look, table, poses)
+            else:
+                image = renderer.render(poses, gain=float(rng.uniform(0.7, 1.25)))
             if labels:
                 draw_labels(image, truth, labels, rng)
             inside = [t for t in truth if 0 <= t[0] < width and 0 <= t[1] < height]
@@ -165,6 +178,7 @@ if __name__ == "__main__":
     parser.add_argument("--tilt", type=float, nargs=2, metavar=("LOW", "HIGH"),
                         help="every camera tilted within this range, in degrees (default: 0°, 0–25° or 25–55°)")
     parser.add_argument("--labels", type=int, default=0, help="printed labels drawn per frame, away from the dice")
+    parser.add_argument("--traced", action="store_true", help="draw with companion.vision.scene_traced (about 2 s a frame)")
     args = parser.parse_args()
-    save(args.out, make_scenes(args.count, args.seed, tuple(args.tilt) if args.tilt else None, args.labels))
+    save(args.out, make_scenes(args.count, args.seed, tuple(args.tilt) if args.tilt else None, args.labels, args.traced))
     print(f"{args.count} scenes -> {args.out}")

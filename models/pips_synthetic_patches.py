@@ -1,6 +1,6 @@
 """Synthetic classifier patches from companion.vision.scene: rendered dice with known pose.
 
-    python models/pips_synthetic_patches.py OUT.npz [--scenes 600] [--seed 1] [--labels 0] [--plain-ground 0]
+    python models/pips_synthetic_patches.py OUT.npz [--scenes 600] [--seed 1] [--labels 0] [--plain-ground 0] [--traced]
 
 Each scene has its own camera (tilt 0–60°, field of view 45–75°), its own dice look (one of the
 generator's seven styles, or a random body/pip colour pair, sometimes told apart by colour more than by
@@ -26,7 +26,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from companion.vision import scene  # noqa: E402
+from companion.vision import scene, scene_traced  # noqa: E402
 from companion.vision.pips.classifier import PATCH_PX, canonical_patches  # noqa: E402
 from companion.vision.pips.classifier_data import Candidate, false_candidates  # noqa: E402
 
@@ -63,20 +63,26 @@ def _face_quad(renderer: scene.SceneRenderer, pose, value: int) -> np.ndarray:
 
 def faces_of(renderer: scene.SceneRenderer, pose) -> tuple[Candidate, list[Candidate]]:
     """The top face as a candidate (centre, longest projected edge), and the side faces the camera sees."""
-    top = scene.top_value(pose.rotation)
-    _, camera_position = renderer.camera.pose()
-    top_quad = _face_quad(renderer, pose, top)
+    return visible_faces(renderer.camera, scene.top_value(pose.rotation), pose.position,
+                         {value: pose.rotation @ np.array(normal, dtype=float) for value, normal in scene._FACE_NORMALS.items()},
+                         lambda value: _face_quad(renderer, pose, value))
+
+
+def visible_faces(camera: scene.CameraModel, top: int, die_centre: np.ndarray, normals: dict, face_quad) -> tuple[Candidate, list[Candidate]]:
+    """(top face, side faces seen well enough to show their pips) as candidates sized by the top face's longest
+    projected edge; `face_quad(value)` is a face's projected centre and four corners."""
+    _, camera_position = camera.pose()
+    top_quad = face_quad(top)
     edges = np.linalg.norm(np.roll(top_quad[1:], -1, axis=0) - top_quad[1:], axis=1)
     size = float(edges.max())
     sides = []
-    for value, normal in scene._FACE_NORMALS.items():
+    for value, n_world in normals.items():
         if value == top:
             continue
-        n_world = pose.rotation @ np.array(normal, dtype=float)
-        centre = pose.position + n_world * scene.DIE_MM / 2
+        centre = die_centre + n_world * scene.DIE_MM / 2
         facing = float(np.dot(n_world, (camera_position - centre) / np.linalg.norm(camera_position - centre)))
-        if facing > 0.35:  # seen well enough to show its pips
-            sides.append(Candidate(tuple(_face_quad(renderer, pose, value)[0]), size))
+        if facing > 0.35:
+            sides.append(Candidate(tuple(face_quad(value)[0]), size))
     return Candidate(tuple(top_quad[0]), size), sides
 
 
@@ -187,6 +193,52 @@ def scene_patches(rng: np.random.Generator, layouts: int = 3, labels: int = 0, p
     return np.concatenate(patches), values, tilt > OBLIQUE_DEG
 
 
+def random_traced_look(rng: np.random.Generator) -> scene_traced.TracedStyle:
+    """A random dice look for the traced renderer (its named styles are left to the sweep): pips differing from
+    the body in brightness, or in colour only; sometimes a swirl through the plastic."""
+    body = rng.uniform(0.02, 0.95, 3)
+    if rng.random() < 0.4:
+        while True:
+            pips = rng.uniform(0, 1, 3)
+            if np.abs(pips - body).sum() > 0.7:
+                break
+    else:
+        light = float(np.dot(body, (0.114, 0.587, 0.299))) > 0.45
+        pips = rng.uniform(0, 0.25, 3) if light else rng.uniform(0.7, 1.0, 3)
+    swirl = tuple(rng.uniform(0, 1, 3)) if rng.random() < 0.25 else None
+    return scene_traced.TracedStyle("random", tuple(body), tuple(pips), float(rng.uniform(0.15, 0.9)), swirl)
+
+
+def traced_scene_patches(rng: np.random.Generator, layouts: int = 2, labels: int = 0, plain_ground: float = 0.0):
+    """As `scene_patches`, from scenes of the traced renderer (companion.vision.scene_traced)."""
+    tilt = float(rng.uniform(0, OBLIQUE_DEG) if rng.random() < 0.5 else rng.uniform(OBLIQUE_DEG, 60))
+    camera = scene.CameraModel(640, 480, tilt_deg=tilt, hfov_deg=float(rng.uniform(45, 75)))
+    look = random_traced_look(rng)
+    table = str(rng.choice(scene_traced.TABLES))
+    patches, values = [], []
+    for _ in range(layouts):
+        count = int(rng.integers(1, 9))
+        dice = scene_traced.resting_dice(rng, [int(v) for v in rng.integers(1, 7, count)], flush=count >= 2 and rng.random() < 0.3)
+        image = scene_traced.draw(rng, camera, look, table, dice)
+        tops, sides = [], []
+        for die in dice:
+            top, side_faces = visible_faces(
+                camera, die.top_value(), die.centre,
+                {value: die.rotation @ np.array(normal, float) for value, normal in scene_traced.FACES.items()},
+                lambda value, die=die: camera.project(die.face_points(value)))
+            tops.append(top)
+            sides += [s for s in side_faces
+                      if all(math.hypot(s.center[0] - t.center[0], s.center[1] - t.center[1]) > 0.5 * t.size for t in tops)]
+        negatives = sides + false_candidates(tops, image.shape[:2], rng, per_die=1, background=3)
+        candidates = tops + negatives
+        patches.append(canonical_patches(image, [c.center for c in candidates], [c.size for c in candidates]))
+        values += [die.top_value() for die in dice] + [0] * len(negatives)
+        clutter = clutter_patches(image, tops, rng, labels=labels, plain_ground=plain_ground)
+        patches.append(clutter)
+        values += [0] * len(clutter)
+    return np.concatenate(patches), values, tilt > OBLIQUE_DEG
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("out", type=Path)
@@ -196,11 +248,14 @@ def main() -> int:
                         help="printed labels drawn as clutter per layout (0, as the shipped networks were trained)")
     parser.add_argument("--plain-ground", type=float, default=0.0,
                         help="share of clutter drawn on a plain, mostly white sheet (0, as the shipped networks)")
+    parser.add_argument("--traced", action="store_true",
+                        help="draw the scenes with companion.vision.scene_traced (two layouts a scene, about 1.5 s)")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     patches, values, oblique = [], [], []
+    make = traced_scene_patches if args.traced else scene_patches
     for i in range(args.scenes):
-        p, v, o = scene_patches(rng, labels=args.labels, plain_ground=args.plain_ground)
+        p, v, o = make(rng, labels=args.labels, plain_ground=args.plain_ground)
         patches.append(p)
         values += v
         oblique += [o] * len(v)

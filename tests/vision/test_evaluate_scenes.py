@@ -2,6 +2,7 @@
 import hashlib
 
 import numpy as np
+import pytest
 
 from companion.events import DieReading
 from companion.vision.evaluate_scenes import main, scenes, score_scenes
@@ -74,3 +75,16 @@ def test_the_command_names_a_network_it_cannot_find(capsys, tmp_path):
     missing = tmp_path / "close.onnx"
     assert main(["--scenes", "3", "--close-look", str(missing)]) == 2
     assert str(missing) in capsys.readouterr().err
+
+
+def test_the_traced_renderer_sweeps_its_own_styles(capsys):
+    groups = [names for names, _, _ in scenes(3, SEED, "traced")]
+    assert [names[1] for names in groups] == ["tilt 0-10°", "tilt 25-35°", "tilt 50-60°"]
+    assert {names[3] for names in groups} == {"ivory"}
+    assert main(["--scenes", "1", "--seed", str(SEED), "--renderer", "traced"]) == 0
+    assert "traced scenes (seed 3): 1 photos" in capsys.readouterr().out
+
+
+def test_an_unknown_renderer_is_named():
+    with pytest.raises(ValueError, match="unknown renderer 'painted'.*traced"):
+        next(scenes(1, SEED, "painted"))
