@@ -281,76 +281,93 @@ def draw(rng: np.random.Generator, camera: CameraModel, look: TracedStyle, table
     cam = np.stack([(us - width / 2) / camera.focal, (vs - height / 2) / camera.focal, np.ones_like(us)], axis=2).reshape(-1, 3)
     dirs = cam @ rotation
     dirs /= np.linalg.norm(dirs, axis=1, keepdims=True)
-    origins = np.broadcast_to(position, dirs.shape)
+    depth, owner = _first_hits(camera, position, dirs, dice_)
 
-    depth_t = np.where(dirs[:, 2] < -1e-6, -position[2] / np.minimum(dirs[:, 2], -1e-6), np.inf)
+    elevation, azimuth = math.radians(rng.uniform(35, 80)), rng.uniform(0, 2 * math.pi)
+    light = _Light(np.array([math.cos(elevation) * math.cos(azimuth), math.cos(elevation) * math.sin(azimuth), math.sin(elevation)]),
+                   key=rng.uniform(0.65, 0.95), fill=rng.uniform(0.25, 0.45),
+                   sky=np.array([1.0, 0.98, 0.95]) * rng.uniform(0.8, 1.0), softness=rng.uniform(6, 20))
+    image = np.zeros((len(dirs), 3))
+    on_table = np.nonzero((owner < 0) & np.isfinite(depth))[0]
+    image[on_table] = _shade_table(table, rng, position + dirs[on_table] * depth[on_table, None], dice_, light)
+    phase, shininess = rng.uniform(0, 2 * math.pi, 3), rng.uniform(60, 250)
+    for k, die in enumerate(dice_):
+        idx = np.nonzero(owner == k)[0]
+        if len(idx):
+            others = [d for j, d in enumerate(dice_) if j != k]
+            image[idx] = _shade_die(die, others, position + dirs[idx] * depth[idx, None], -dirs[idx], look, light, phase, shininess)
+    return _camera_effects(image.reshape(height, width, 3), rng)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Light:
+    """The key light's direction (towards it) and strength, the sky's fill, and how soft shadows are."""
+
+    direction: np.ndarray
+    key: float
+    fill: float
+    sky: np.ndarray
+    softness: float
+
+
+def _first_hits(camera: CameraModel, position: np.ndarray, dirs: np.ndarray, dice_: list[TracedDie]) -> tuple[np.ndarray, np.ndarray]:
+    """Each ray's distance to what it meets first, and which die that is (-1: the table, or nothing)."""
+    depth = np.where(dirs[:, 2] < -1e-6, -position[2] / np.minimum(dirs[:, 2], -1e-6), np.inf)
     owner = np.full(len(dirs), -1)
+    origins = np.broadcast_to(position, dirs.shape)
     for k, die in enumerate(dice_):
         px = camera.project(die.corners())
         x0, y0 = np.floor(px.min(axis=0)).astype(int) - 2
         x1, y1 = np.ceil(px.max(axis=0)).astype(int) + 2
-        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, camera.width), min(y1, camera.height)
         if x0 >= x1 or y0 >= y1:
             continue
-        idx = (np.arange(y0, y1)[:, None] * width + np.arange(x0, x1)[None]).ravel()
+        idx = (np.arange(y0, y1)[:, None] * camera.width + np.arange(x0, x1)[None]).ravel()
         hit, t = _trace(die, origins[idx], dirs[idx])
-        closer = hit & (t < depth_t[idx])
-        depth_t[idx[closer]] = t[closer]
+        closer = hit & (t < depth[idx])
+        depth[idx[closer]] = t[closer]
         owner[idx[closer]] = k
+    return depth, owner
 
-    light_elevation, light_azimuth = math.radians(rng.uniform(35, 80)), rng.uniform(0, 2 * math.pi)
-    light = np.array([math.cos(light_elevation) * math.cos(light_azimuth),
-                      math.cos(light_elevation) * math.sin(light_azimuth), math.sin(light_elevation)])
-    key, fill = rng.uniform(0.65, 0.95), rng.uniform(0.25, 0.45)
-    sky = np.array([1.0, 0.98, 0.95]) * rng.uniform(0.8, 1.0)
-    softness = rng.uniform(6, 20)
-    image = np.zeros((len(dirs), 3))
 
-    table_rng = np.concatenate([_table_base(table, rng), [rng.uniform(0, 6.3), rng.uniform(0.5, 1.5)]])
-    on_table = np.nonzero((owner < 0) & np.isfinite(depth_t))[0]
-    points = position + dirs[on_table] * depth_t[on_table, None]
-    albedo = _table_colour(table, points[:, :2], table_rng) ** GAMMA
-    lit = _shadow(dice_, points, light, softness)
+def _shade_table(table: str, rng: np.random.Generator, points: np.ndarray, dice_: list[TracedDie], light: _Light) -> np.ndarray:
+    """Linear colour of table points: its texture, the dice's soft shadows and the darker contact under them."""
+    pattern = np.concatenate([_table_base(table, rng), [rng.uniform(0, 6.3), rng.uniform(0.5, 1.5)]])
+    albedo = _table_colour(table, points[:, :2], pattern) ** GAMMA
+    lit = _shadow(dice_, points, light.direction, light.softness)
     contact = np.ones(len(points))
     for die in dice_:
         near = np.nonzero(np.abs(points[:, :2] - die.centre[:2]).max(axis=1) < HALF * 1.5 + 8.0)[0]
         gap = np.maximum(rounded_box((points[near] - die.centre) @ die.rotation, die.edge_mm), 0.0)
         contact[near] *= 1 - 0.55 * np.exp(-gap / 2.0)
-    image[on_table] = albedo * (fill * contact[:, None] * sky + key * light[2] * lit[:, None])
+    return albedo * (light.fill * contact[:, None] * light.sky + light.key * light.direction[2] * lit[:, None])
 
-    phase = rng.uniform(0, 2 * math.pi, 3)
-    body, pip_colour = np.asarray(look.body) ** GAMMA, np.asarray(look.pips) ** GAMMA
-    shininess = rng.uniform(60, 250)
-    for k, die in enumerate(dice_):
-        idx = np.nonzero(owner == k)[0]
-        if not len(idx):
-            continue
-        world = position + dirs[idx] * depth_t[idx, None]
-        local = (world - die.centre) @ die.rotation
-        e = 0.02
-        grad = np.stack([die_distance(die, local + off) - die_distance(die, local - off)
-                         for off in np.eye(3) * e], axis=1)
-        normal = grad / np.maximum(np.linalg.norm(grad, axis=1, keepdims=True), 1e-9) @ die.rotation.T
-        in_pip = die.nearest_pip(local) < die.pip_centres()[1] + 0.03
-        albedo = np.broadcast_to(body, (len(idx), 3)).copy()
-        if look.swirl is not None:
-            weight = _marble(local + die.centre, phase)[:, None] * 0.8
-            albedo = albedo * (1 - weight) + np.asarray(look.swirl) ** GAMMA * weight
-        albedo[in_pip] = pip_colour
-        lit = _shadow([d for j, d in enumerate(dice_) if j != k], world + normal * 0.05, light, softness)
-        lit = np.minimum(lit, _self_shadow(die, local + (normal @ die.rotation) * 0.05, light @ die.rotation, softness))
-        diffuse = np.clip(normal @ light, 0.0, 1.0) * lit
-        view = -dirs[idx]
-        halfway = (light + view) / np.linalg.norm(light + view, axis=1, keepdims=True)
-        highlight = np.clip((normal * halfway).sum(axis=1), 0, 1) ** shininess * lit
-        fresnel = 0.04 + 0.96 * (1 - np.clip((normal * view).sum(axis=1), 0, 1)) ** 5
-        lift = np.clip(world[:, 2] / 4.0, 0, 1)
-        ambient = fill * (0.55 + 0.45 * lift) * (0.6 + 0.4 * np.clip(normal[:, 2], 0, 1))
-        gloss = look.gloss * np.where(in_pip, 0.7, 1.0)
-        image[idx] = (albedo * (ambient[:, None] * sky + key * diffuse[:, None])
-                      + (gloss * (key * highlight + 0.5 * fresnel * fill))[:, None] * sky)
 
-    return _camera_effects(image.reshape(height, width, 3), rng)
+def _shade_die(die: TracedDie, others: list[TracedDie], world: np.ndarray, view: np.ndarray, look: TracedStyle,
+               light: _Light, phase: np.ndarray, shininess: float) -> np.ndarray:
+    """Linear colour of points on a die seen from `view` (towards the camera): body or pip paint, diffuse
+    light with shadows from the other dice and its own rim, a glossy highlight and a sky reflection."""
+    local = (world - die.centre) @ die.rotation
+    grad = np.stack([die_distance(die, local + off) - die_distance(die, local - off) for off in np.eye(3) * 0.02], axis=1)
+    normal = grad / np.maximum(np.linalg.norm(grad, axis=1, keepdims=True), 1e-9) @ die.rotation.T
+    in_pip = die.nearest_pip(local) < die.pip_centres()[1] + 0.03
+    albedo = np.broadcast_to(np.asarray(look.body) ** GAMMA, (len(world), 3)).copy()
+    if look.swirl is not None:
+        weight = _marble(local + die.centre, phase)[:, None] * 0.8
+        albedo = albedo * (1 - weight) + np.asarray(look.swirl) ** GAMMA * weight
+    albedo[in_pip] = np.asarray(look.pips) ** GAMMA
+    to_light = light.direction
+    lit = _shadow(others, world + normal * 0.05, to_light, light.softness)
+    lit = np.minimum(lit, _self_shadow(die, local + (normal @ die.rotation) * 0.05, to_light @ die.rotation, light.softness))
+    diffuse = np.clip(normal @ to_light, 0.0, 1.0) * lit
+    halfway = (to_light + view) / np.linalg.norm(to_light + view, axis=1, keepdims=True)
+    highlight = np.clip((normal * halfway).sum(axis=1), 0, 1) ** shininess * lit
+    fresnel = 0.04 + 0.96 * (1 - np.clip((normal * view).sum(axis=1), 0, 1)) ** 5
+    lift = np.clip(world[:, 2] / 4.0, 0, 1)
+    ambient = light.fill * (0.55 + 0.45 * lift) * (0.6 + 0.4 * np.clip(normal[:, 2], 0, 1))
+    gloss = look.gloss * np.where(in_pip, 0.7, 1.0)
+    return (albedo * (ambient[:, None] * light.sky + light.key * diffuse[:, None])
+            + (gloss * (light.key * highlight + 0.5 * fresnel * light.fill))[:, None] * light.sky)
 
 
 def _table_base(kind: str, rng: np.random.Generator) -> np.ndarray:
