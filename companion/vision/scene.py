@@ -35,8 +35,9 @@ _FACE_NORMALS = {1: (0, 0, 1), 6: (0, 0, -1), 2: (1, 0, 0), 5: (-1, 0, 0), 3: (0
 # Each face's texture axes in die coordinates: u to the texture's right, v = normal x u to its bottom.
 _FACE_U = {v: (0.0, 1.0, 0.0) if n[0] else (1.0, 0.0, 0.0) for v, n in _FACE_NORMALS.items()}
 _FACE_V = {v: tuple(float(c) for c in np.cross(n, _FACE_U[v])) for v, n in _FACE_NORMALS.items()}
-# Positions of pips on a face, in units of the face side, centred on the face.
-_PIPS = {
+# Positions of pips on a face, in units of the face side, centred on the face (a standard die; the traced
+# renderer lays its pips out the same way).
+PIP_LAYOUT = {
     1: [(0, 0)],
     2: [(-1, -1), (1, 1)],
     3: [(-1, -1), (0, 0), (1, 1)],
@@ -202,7 +203,7 @@ def _face_texture(style: DiceStyle, value: int, rng: np.random.Generator) -> np.
         texture = (texture * (1 - weight) + np.array(style.marble) * weight).astype(np.uint8)
     pitch = size * 0.27
     radius = max(2, int(round(size * 0.095)))
-    for px, py in _PIPS[value]:
+    for px, py in PIP_LAYOUT[value]:
         centre = (int(round(size / 2 + px * pitch)), int(round(size / 2 + py * pitch)))
         cv2.circle(texture, centre, radius, style.pips, -1, cv2.LINE_AA)
     return texture

@@ -21,7 +21,7 @@ import math
 import cv2
 import numpy as np
 
-from .scene import CameraModel, DieTruth
+from .scene import PIP_LAYOUT, CameraModel, DieTruth
 
 DIE_MM = 16.0
 HALF = DIE_MM / 2
@@ -31,17 +31,8 @@ HIT_MM = 2e-3
 GAMMA = 2.2  # colours are given as seen (sRGB-like) and lit in linear light
 
 _CORNERS = np.array([[x, y, z] for x in (-HALF, HALF) for y in (-HALF, HALF) for z in (-HALF, HALF)])
-# Face normals in the die's own axes, the value each face shows (opposite faces sum to 7), and the axis
-# its pip layout runs along.
+# Face normals in the die's own axes and the value each face shows (opposite faces sum to 7).
 FACES = {1: (0, 0, 1), 6: (0, 0, -1), 2: (1, 0, 0), 5: (-1, 0, 0), 3: (0, 1, 0), 4: (0, -1, 0)}
-PIP_LAYOUT = {
-    1: [(0, 0)],
-    2: [(-1, -1), (1, 1)],
-    3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
-}
 
 
 @dataclasses.dataclass(frozen=True)
