@@ -1,12 +1,13 @@
 """A second renderer of pip-dice scenes: sphere-traced dice, to measure the reader on a look it never trained on.
 
 `companion.vision.scene` (the generator the networks' training scenes come from) warps flat face textures
-onto cubes. This one shares only its pinhole camera (`CameraModel`) and its truth (`DieTruth`). Each die is
-a cube with rounded edges, a signed distance field, with its pips pressed in as spherical dimples and painted
-in. Every pixel's ray is traced to the dice or the table. A key light gives diffuse shading, a glossy
-highlight (glare on faces and in the pips' hollows, which are lit on one side and shaded on the other) and
-soft shadows traced back to the dice. A sky-coloured fill and contact shading under the dice complete it. The
-tables are felt, wood or white paper. Then the camera: a soft lens, uneven light, sensor noise and JPEG.
+onto cubes. This one shares only its pinhole camera (`CameraModel`), its truth (`DieTruth`) and a standard
+die's pip layout. Each die is a cube with rounded edges, a signed distance field, with its pips pressed in
+as spherical dimples and painted in. Every pixel's ray is traced to the dice or the table. A key light gives
+diffuse shading, a glossy highlight (glare on faces and in the pips' hollows, which are lit on one side and
+shaded on the other) and soft shadows traced back to the dice. A sky-coloured fill and contact shading under
+the dice complete it. The tables are felt, wood or white paper. Then the camera: a soft lens, uneven light,
+sensor noise and JPEG.
 
 Dice styles are the common kinds (ivory and white with black pips, red pips on white, light pips on black,
 red, blue, green and purple, black pips on yellow, red pips on dark smoky plastic, marbled); translucency
