@@ -178,7 +178,7 @@ if __name__ == "__main__":
     parser.add_argument("--tilt", type=float, nargs=2, metavar=("LOW", "HIGH"),
                         help="every camera tilted within this range, in degrees (default: 0°, 0–25° or 25–55°)")
     parser.add_argument("--labels", type=int, default=0, help="printed labels drawn per frame, away from the dice")
-    parser.add_argument("--traced", action="store_true", help="draw with companion.vision.scene_traced (about 2 s a frame)")
+    parser.add_argument("--traced", action="store_true", help="draw with companion.vision.scene_traced (about 3 s a frame)")
     args = parser.parse_args()
     save(args.out, make_scenes(args.count, args.seed, tuple(args.tilt) if args.tilt else None, args.labels, args.traced))
     print(f"{args.count} scenes -> {args.out}")

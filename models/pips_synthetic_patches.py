@@ -249,7 +249,7 @@ def main() -> int:
     parser.add_argument("--plain-ground", type=float, default=0.0,
                         help="share of clutter drawn on a plain, mostly white sheet (0, as the shipped networks)")
     parser.add_argument("--traced", action="store_true",
-                        help="draw the scenes with companion.vision.scene_traced (two layouts a scene, about 1.5 s)")
+                        help="draw the scenes with companion.vision.scene_traced (two layouts a scene, about 2 s)")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     patches, values, oblique = [], [], []
