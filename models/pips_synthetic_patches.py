@@ -163,9 +163,30 @@ def clutter_patches(image: np.ndarray, tops: list[Candidate], rng: np.random.Gen
     return np.array(patches, np.uint8).reshape(-1, PATCH_PX, PATCH_PX, 3)
 
 
-def scene_patches(rng: np.random.Generator, layouts: int = 3, labels: int = 0, plain_ground: float = 0.0):
+def random_camera(rng: np.random.Generator) -> scene.CameraModel:
+    """A 640×480 camera, straight down to OBLIQUE_DEG or oblique to 60° (half each), field of view 45–75°."""
     tilt = float(rng.uniform(0, OBLIQUE_DEG) if rng.random() < 0.5 else rng.uniform(OBLIQUE_DEG, 60))
-    camera = scene.CameraModel(640, 480, tilt_deg=tilt, hfov_deg=float(rng.uniform(45, 75)))
+    return scene.CameraModel(640, 480, tilt_deg=tilt, hfov_deg=float(rng.uniform(45, 75)))
+
+
+def layout_patches(image: np.ndarray, faces: list[tuple[Candidate, list[Candidate]]], top_values: list[int],
+                   rng: np.random.Generator, labels: int, plain_ground: float) -> tuple[list[np.ndarray], list[int]]:
+    """One rendered layout's patches and values: each die's top face (`faces`: top and side faces per die),
+    then the negatives (side faces clear of the top faces before them, false candidates) and the clutter."""
+    tops, sides = [], []
+    for top, side_faces in faces:
+        tops.append(top)
+        sides += [s for s in side_faces
+                  if all(math.hypot(s.center[0] - t.center[0], s.center[1] - t.center[1]) > 0.5 * t.size for t in tops)]
+    negatives = sides + false_candidates(tops, image.shape[:2], rng, per_die=1, background=3)
+    candidates = tops + negatives
+    clear = canonical_patches(image, [c.center for c in candidates], [c.size for c in candidates])
+    clutter = clutter_patches(image, tops, rng, labels=labels, plain_ground=plain_ground)
+    return [clear, clutter], list(top_values) + [0] * len(negatives) + [0] * len(clutter)
+
+
+def scene_patches(rng: np.random.Generator, layouts: int = 3, labels: int = 0, plain_ground: float = 0.0):
+    camera = random_camera(rng)
     renderer = scene.SceneRenderer(camera, random_style(rng), rng, noise=float(rng.uniform(1, 6)))
     patches, values = [], []
     for _ in range(layouts):
@@ -176,21 +197,11 @@ def scene_patches(rng: np.random.Generator, layouts: int = 3, labels: int = 0, p
             yaw = float(rng.uniform(0, 2 * math.pi))
             poses.append(scene._DiePose(np.array([x, y, scene.DIE_MM / 2]), scene.rest_rotation(int(value), yaw)))
         image = renderer.render(poses, gain=float(rng.uniform(0.7, 1.3)))
-        tops, sides = [], []
-        for pose in poses:
-            top, side_faces = faces_of(renderer, pose)
-            tops.append(top)
-            sides += [s for s in side_faces
-                      if all(math.hypot(s.center[0] - t.center[0], s.center[1] - t.center[1]) > 0.5 * t.size
-                             for t in tops)]
-        negatives = sides + false_candidates(tops, image.shape[:2], rng, per_die=1, background=3)
-        candidates = tops + negatives
-        patches.append(canonical_patches(image, [c.center for c in candidates], [c.size for c in candidates]))
-        values += [scene.top_value(p.rotation) for p in poses] + [0] * len(negatives)
-        clutter = clutter_patches(image, tops, rng, labels=labels, plain_ground=plain_ground)
-        patches.append(clutter)
-        values += [0] * len(clutter)
-    return np.concatenate(patches), values, tilt > OBLIQUE_DEG
+        layout, layout_values = layout_patches(image, [faces_of(renderer, pose) for pose in poses],
+                                               [scene.top_value(p.rotation) for p in poses], rng, labels, plain_ground)
+        patches += layout
+        values += layout_values
+    return np.concatenate(patches), values, camera.tilt_deg > OBLIQUE_DEG
 
 
 def random_traced_look(rng: np.random.Generator) -> scene_traced.TracedStyle:
@@ -211,8 +222,7 @@ def random_traced_look(rng: np.random.Generator) -> scene_traced.TracedStyle:
 
 def traced_scene_patches(rng: np.random.Generator, layouts: int = 2, labels: int = 0, plain_ground: float = 0.0):
     """As `scene_patches`, from scenes of the traced renderer (companion.vision.scene_traced)."""
-    tilt = float(rng.uniform(0, OBLIQUE_DEG) if rng.random() < 0.5 else rng.uniform(OBLIQUE_DEG, 60))
-    camera = scene.CameraModel(640, 480, tilt_deg=tilt, hfov_deg=float(rng.uniform(45, 75)))
+    camera = random_camera(rng)
     look = random_traced_look(rng)
     table = str(rng.choice(scene_traced.TABLES))
     patches, values = [], []
@@ -220,23 +230,14 @@ def traced_scene_patches(rng: np.random.Generator, layouts: int = 2, labels: int
         count = int(rng.integers(1, 9))
         dice = scene_traced.resting_dice(rng, [int(v) for v in rng.integers(1, 7, count)], flush=count >= 2 and rng.random() < 0.3)
         image = scene_traced.draw(rng, camera, look, table, dice)
-        tops, sides = [], []
-        for die in dice:
-            top, side_faces = visible_faces(
-                camera, die.top_value(), die.centre,
-                {value: die.rotation @ np.array(normal, float) for value, normal in scene_traced.FACES.items()},
-                lambda value, die=die: camera.project(die.face_points(value)))
-            tops.append(top)
-            sides += [s for s in side_faces
-                      if all(math.hypot(s.center[0] - t.center[0], s.center[1] - t.center[1]) > 0.5 * t.size for t in tops)]
-        negatives = sides + false_candidates(tops, image.shape[:2], rng, per_die=1, background=3)
-        candidates = tops + negatives
-        patches.append(canonical_patches(image, [c.center for c in candidates], [c.size for c in candidates]))
-        values += [die.top_value() for die in dice] + [0] * len(negatives)
-        clutter = clutter_patches(image, tops, rng, labels=labels, plain_ground=plain_ground)
-        patches.append(clutter)
-        values += [0] * len(clutter)
-    return np.concatenate(patches), values, tilt > OBLIQUE_DEG
+        faces = [visible_faces(camera, die.top_value(), die.centre,
+                               {value: die.rotation @ np.array(normal, float) for value, normal in scene_traced.FACES.items()},
+                               lambda value, die=die: camera.project(die.face_points(value)))
+                 for die in dice]
+        layout, layout_values = layout_patches(image, faces, [die.top_value() for die in dice], rng, labels, plain_ground)
+        patches += layout
+        values += layout_values
+    return np.concatenate(patches), values, camera.tilt_deg > OBLIQUE_DEG
 
 
 def main() -> int:
