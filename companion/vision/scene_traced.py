@@ -96,11 +96,16 @@ class TracedDie:
 
     def face_points(self, value: int) -> np.ndarray:
         """The face showing `value`: its centre and four corners (world, mm)."""
-        n = np.asarray(FACES[value], float)
-        u = np.array([0.0, 1.0, 0.0]) if n[0] else np.array([1.0, 0.0, 0.0])
-        v = np.cross(n, u)
+        n, u, v = _face_axes(value)
         local = [n * HALF] + [n * HALF + (a * u + b * v) * HALF for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
         return np.array(local) @ self.rotation.T + self.centre
+
+
+def _face_axes(value: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The face showing `value`: its normal and the axes its pip layout runs along (die axes)."""
+    n = np.asarray(FACES[value], float)
+    u = np.array([0.0, 1.0, 0.0]) if n[0] else np.array([1.0, 0.0, 0.0])
+    return n, u, np.cross(n, u)
 
 
 @functools.lru_cache(maxsize=64)
@@ -109,10 +114,8 @@ def _pip_centres(a: float, pitch: float, depth: float) -> tuple[np.ndarray, floa
     face with fewer pips padded far away; and the spheres' radius (mm)."""
     sphere = (a * a + depth * depth) / (2 * depth)
     centres = np.full((3, 2, 6, 3), 1e3)
-    for value, normal in FACES.items():
-        n = np.asarray(normal, float)
-        u = np.array([0.0, 1.0, 0.0]) if n[0] else np.array([1.0, 0.0, 0.0])
-        v = np.cross(n, u)
+    for value in FACES:
+        n, u, v = _face_axes(value)
         axis, sign = int(np.argmax(np.abs(n))), int(n.sum() < 0)
         for k, (pu, pv) in enumerate(PIP_LAYOUT[value]):
             centres[axis, sign, k] = n * (HALF + sphere - depth) + (pu * u + pv * v) * pitch
