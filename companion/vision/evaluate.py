@@ -1,7 +1,7 @@
 """Score a dice reader against a labelled photo set (`labels.jsonl`, as in shared/data/dice-real).
 
     python -m companion.vision.evaluate /path/to/set [--split dev|holdout|all|kept-out|trained] [--dice pips]
-        [--classifier ONNX] [--close-look ONNX] [--detector ONNX] [--show-misses]
+        [--classifier ONNX] [--close-look ONNX] [--detector ONNX] [--vary turn90|...|jpeg] [--show-misses]
 
 Scoring, as the sets' README says: each labelled die is matched to the nearest reported centre within
 `MATCH_RADIUS` times its box size (each report matches at most one label); its value is right when it
@@ -185,15 +185,21 @@ class SetScore:
         return out
 
 
-def score_set(images: list[LabelledImage], reader) -> SetScore:
+def score_set(images: list[LabelledImage], reader, variant: str | None = None) -> SetScore:
+    """`variant`: read each photo as `companion.vision.photo_variants` turns, rescales or darkens it."""
     import cv2
+
+    from .photo_variants import vary
 
     scores = []
     for image in images:
         frame = cv2.imread(str(image.path), cv2.IMREAD_COLOR)
         if frame is None:
             raise OSError(f"cannot decode {image.path}")
-        score = match(image.dice, reader.read(frame))
+        dice = image.dice
+        if variant:
+            frame, dice = vary(frame, dice, variant)
+        score = match(dice, reader.read(frame))
         score.name = image.name
         scores.append(score)
     return SetScore(scores)
@@ -240,11 +246,16 @@ def reader_for(args: argparse.Namespace):
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .photo_variants import VARIANTS
+
     parser = argparse.ArgumentParser(prog="python -m companion.vision.evaluate", description=__doc__.split("\n")[0])
     parser.add_argument("folder", help="a labelled set: a folder with labels.jsonl and the images")
     parser.add_argument("--split", choices=SPLITS, default="all",
                         help="kept-out / trained: the dev images the pip classifiers did not / did train on")
     add_reader_options(parser)
+    parser.add_argument("--vary", choices=list(VARIANTS),
+                        help="read each photo turned, rescaled, darker, brighter or as rougher JPEG (the labels move along): "
+                             "other photos of the same kinds")
     parser.add_argument("--show-misses", action="store_true", help="list every photo that is not all right")
     args = parser.parse_args(argv)
 
@@ -254,8 +265,8 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         print(f"evaluate: {exc}", file=sys.stderr)
         return 2
-    score = score_set(images, reader)
-    print(report(score, f"{Path(args.folder).name} [{args.split}]"))
+    score = score_set(images, reader, args.vary)
+    print(report(score, f"{Path(args.folder).name} [{args.split}{', ' + args.vary if args.vary else ''}]"))
     if args.show_misses:
         for s in score.images:
             if not s.right:
