@@ -1,4 +1,4 @@
-"""Other photos of the same kinds, made from a labelled set's own: turned, rescaled, darker or re-compressed,
+"""Other photos of the same kinds, made from a labelled set's own: turned, rescaled, relit or re-compressed,
 with the labels moved along.
 
 The dev photos are also the networks' training photos, so the reader's figures on them say more about those
@@ -15,9 +15,10 @@ import numpy as np
 from .evaluate import LabelledDie
 
 Dice = tuple[LabelledDie, ...]
+Variant = Callable[[np.ndarray, Dice], tuple[np.ndarray, Dice]]
 
 
-def _turn(quarter_turns: int) -> Callable[[np.ndarray, Dice], tuple[np.ndarray, Dice]]:
+def _turn(quarter_turns: int) -> Variant:
     """Clockwise quarter turns, as a camera mounted on another side of the table sees the tray."""
     def turn(frame: np.ndarray, dice: Dice) -> tuple[np.ndarray, Dice]:
         for _ in range(quarter_turns):
@@ -28,7 +29,7 @@ def _turn(quarter_turns: int) -> Callable[[np.ndarray, Dice], tuple[np.ndarray, 
     return turn
 
 
-def _scale(factor: float) -> Callable[[np.ndarray, Dice], tuple[np.ndarray, Dice]]:
+def _scale(factor: float) -> Variant:
     """The camera further away (factor < 1) or closer: every die smaller or larger."""
     def scale(frame: np.ndarray, dice: Dice) -> tuple[np.ndarray, Dice]:
         import cv2
@@ -41,13 +42,13 @@ def _scale(factor: float) -> Callable[[np.ndarray, Dice], tuple[np.ndarray, Dice
     return scale
 
 
-def _light(gain: float) -> Callable[[np.ndarray, Dice], tuple[np.ndarray, Dice]]:
+def _light(gain: float) -> Variant:
     def light(frame: np.ndarray, dice: Dice) -> tuple[np.ndarray, Dice]:
         return np.clip(frame.astype(np.float32) * gain, 0, 255).astype(np.uint8), dice
     return light
 
 
-def _jpeg(quality: int) -> Callable[[np.ndarray, Dice], tuple[np.ndarray, Dice]]:
+def _jpeg(quality: int) -> Variant:
     def jpeg(frame: np.ndarray, dice: Dice) -> tuple[np.ndarray, Dice]:
         import cv2
 
@@ -58,7 +59,7 @@ def _jpeg(quality: int) -> Callable[[np.ndarray, Dice], tuple[np.ndarray, Dice]]
     return jpeg
 
 
-VARIANTS: dict[str, Callable[[np.ndarray, Dice], tuple[np.ndarray, Dice]]] = {
+VARIANTS: dict[str, Variant] = {
     "turn90": _turn(1),
     "turn180": _turn(2),
     "turn270": _turn(3),

@@ -91,7 +91,7 @@ def test_the_command_scores_the_varied_photos(capsys):
         pytest.skip(f"the real photos are not at {folder}")
     assert main([str(folder), "--split", "kept-out", "--vary", "turn180"]) == 0
     turned = capsys.readouterr().out
-    assert turned.startswith("nell-byler-d6 [kept-out, turn180]: 18 photos")
+    assert turned.startswith("nell-byler-d6 [kept-out, turn180]: 18 photos, 172 dice\n  per die: ")
     with pytest.raises(SystemExit):
         main([str(folder), "--vary", "sideways"])
     assert "invalid choice: 'sideways'" in capsys.readouterr().err
