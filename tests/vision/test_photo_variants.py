@@ -7,7 +7,7 @@ import pytest
 np = pytest.importorskip("numpy")
 pytest.importorskip("cv2")
 
-from companion.vision.evaluate import LabelledDie, main, match  # noqa: E402
+from companion.vision.evaluate import LabelledDie, SetScore, main, match  # noqa: E402
 from companion.vision.photo_variants import VARIANTS, vary  # noqa: E402
 from companion.vision.readers import get_reader  # noqa: E402
 
@@ -70,13 +70,13 @@ def generated_photos():
 def test_the_reader_is_scored_on_every_variant(name, generated_photos):
     """Measured: all 30 dice right in every variant but darker (29); wrongly moved labels would score none."""
     reader = get_reader("pips")
-    scores = []
+    score = SetScore([])
     for frame, labels in generated_photos:
         varied, moved = vary(frame, labels, name)
-        scores.append(match(moved, reader.read(varied)))
-    right = sum(label == read and not unsure for score in scores for label, read, unsure in score.pairs)
-    assert right >= 28, f"{name}: {right} of 30 dice right"
-    assert sum(score.extra for score in scores) == 0
+        score.images.append(match(moved, reader.read(varied)))
+    assert score.dice == 30
+    assert score.dice_right >= 28, f"{name}: {score.dice_right} of 30 dice right"
+    assert score.extra == 0
 
 
 def test_an_unknown_variant_is_named():
