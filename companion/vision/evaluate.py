@@ -224,7 +224,9 @@ def report(score: SetScore, title: str) -> str:
 
 def add_reader_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dice", default="pips", help="reader kind (see companion.vision.readers)")
-    parser.add_argument("--classifier", type=Path, help="pip dice: this quick network instead of the shipped one")
+    parser.add_argument("--classifier", type=Path, nargs="+", metavar="NETWORK",
+                        help="pip dice: these quick networks instead of the shipped ones (the first reads every candidate, "
+                             "the others re-read the ones it calls a face and are averaged with it)")
     parser.add_argument("--close-look", type=Path, help="pip dice: this close-look network instead of the shipped one")
     parser.add_argument("--detector", type=Path, help="pip dice: this detector network instead of the shipped one")
 
@@ -241,7 +243,8 @@ def reader_for(args: argparse.Namespace):
     from .pips import classifier as pips
     from .pips.detector import MODEL_PATH as DETECTOR_PATH, PipDetector
 
-    networks = pips.load_close_look(args.classifier or pips.MODEL_PATH, args.close_look or pips.CLOSE_LOOK_PATH)
+    first, *others = args.classifier or (pips.MODEL_PATH, *pips.PANEL_PATHS)
+    networks = pips.load_close_look(first, args.close_look or pips.CLOSE_LOOK_PATH, tuple(others))
     return get_reader("pips", classify=networks.classify, detector=PipDetector(args.detector or DETECTOR_PATH))
 
 

@@ -1,7 +1,7 @@
 """Score a dice reader on the repo's own synthetic scenes, swept over camera tilt, dice style and touching dice.
 
     python -m companion.vision.evaluate_scenes [--scenes 300] [--seed 91] [--renderer warped|traced]
-        [--dice pips] [--classifier ONNX] [--close-look ONNX] [--detector ONNX]
+        [--dice pips] [--classifier ONNX...] [--close-look ONNX] [--detector ONNX]
 
 The labelled photos in shared/data/dice-real show two kinds of table; the reader is also measured on
 scenes from renderers this repo never sees. This sweep is the nearest check the repo can run on itself:

@@ -3,9 +3,10 @@
 The labels are drawn in OpenCV faces that the training clutter of `models/pips_synthetic_patches.py
 --labels` leaves out (TRAINING_FONTS there), so this measures printed text in general rather than the
 marks a network learnt to turn down. The shipped networks were not trained with labels and read some as
-dice: the bound below is what they do (21 of 96 labels, 2026-12-01), as the real photos' floors are, so a
-change that reads more labels as dice fails here; the aim is none (models/pips-close-look.md, "Printed
-labels").
+dice: the bound below is what they do, as the real photos' floors are, so a change that reads more labels
+as dice fails here; the aim is none (models/pips-close-look.md, "Printed labels"). The first quick network
+with the close look read 21 of the 96 labels as dice; with the panel of two quick networks, 8
+(2026-12-01, fifteenth session).
 """
 import numpy as np
 import pytest
@@ -22,7 +23,7 @@ UNSEEN_FONTS = (cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL, cv2.FONT
                 cv2.FONT_HERSHEY_SIMPLEX | cv2.FONT_ITALIC, cv2.FONT_HERSHEY_TRIPLEX | cv2.FONT_ITALIC)
 STYLES = ("white", "red", "blue", "black")
 SCENES = 24
-MOST_EXTRA_DICE = 23  # in all SCENES scenes together, of their 96 labels
+MOST_EXTRA_DICE = 10  # in all SCENES scenes together, of their 96 labels
 
 
 def labelled_scene(seed: int):

@@ -11,8 +11,11 @@ The network lives in models/pips-classifier.onnx, made by models/train_pips_clas
 model card models/pips-classifier.md). Training cuts its crops with `canonical_patches` below, so
 training and reading see the same geometry.
 
-`classify_dice` reads with two networks: the quick one reads every candidate, and the values it is unsure
-of are read again from a sharper crop by the close look (`CloseLookClassifier`, models/pips-close-look.onnx).
+`classify_dice` reads in two steps. Quick networks read the candidates first: the first reads every
+candidate, and the ones it calls a face less surely than `PANEL_BELOW` are read again by a second network
+trained apart, whose answers are averaged with its own (`PanelClassifier`, models/pips-classifier-2.onnx). The values still read
+unsurely are then read again from a sharper crop by the close look (`CloseLookClassifier`,
+models/pips-close-look.onnx).
 
 The crops keep their colour: many dice have pips whose grey level is the body's (red pips on black or
 blue dice, yellow on green), and only the colour tells them apart.
@@ -36,6 +39,8 @@ NOT_A_FACE_FROM = 0.1  # a candidate this likely not a top face is dropped even 
 NORMALISE_FLOOR = 8.0  # grey levels; keeps flat background crops from being blown up into noise
 MODEL_PATH = Path(__file__).resolve().parents[3] / "models" / "pips-classifier.onnx"
 CLOSE_LOOK_PATH = MODEL_PATH.with_name("pips-close-look.onnx")
+PANEL_PATHS = (MODEL_PATH.with_name("pips-classifier-2.onnx"),)
+PANEL_BELOW = 0.99  # faces the first quick network reads less surely than this are read by its panel too (dev split)
 CLOSE_LOOK_BELOW = 0.9  # values the quick network reads less surely than this are read again, closer (dev split)
 
 
@@ -131,13 +136,40 @@ def answers(p: np.ndarray) -> list[tuple[int, float]]:
             else (int(v), float(p[i, v])) for i, v in enumerate(best)]
 
 
+class PanelClassifier(_CandidateClassifier):
+    """The first network reads every candidate; the ones it calls a face are read by the others too, from
+    the same crops, and the networks' probabilities are averaged. Networks trained apart take different side
+    faces, specks and printed labels for dice more often than the same ones: on the dev photos rescaled,
+    relit or compressed, two networks made fewer than half the first one's extra dice on matteop65 and two
+    thirds on nell-byler, and read as many dice right (models/pips-classifier.md, "The panel"). Only
+    what the first network reads as a face less surely than `below` is read again, which keeps the cost
+    down; what it turns down stays down."""
+
+    def __init__(self, first: PipClassifier, others: Sequence[PipClassifier], below: float = PANEL_BELOW):
+        for other in others:
+            if (other.input_px, other.context) != (first.input_px, first.context):
+                raise ValueError(f"a panel's networks read the same crops: {other.input_px} px at {other.context} "
+                                 f"face sides against {first.input_px} px at {first.context}")
+        self.first, self.others, self.below = first, list(others), below
+
+    def crop_probabilities(self, frame_bgr: np.ndarray, candidates: Sequence) -> np.ndarray:
+        crops = cut_crops(frame_bgr, [c.center for c in candidates], [c.size for c in candidates],
+                          self.first.input_px, self.first.context)
+        p = self.first.probabilities(crops)
+        faces = [i for i, (value, confidence) in enumerate(answers(p))
+                 if value != NOT_A_FACE and confidence < self.below]
+        if faces and self.others:
+            p[faces] = (p[faces] + sum(other.probabilities(crops[faces]) for other in self.others)) / (1 + len(self.others))
+        return p
+
+
 class CloseLookClassifier(_CandidateClassifier):
     """The quick network reads every candidate; the values it reads less surely than `below` are read again
     by the close-look network from a sharper crop (48 px: the pips of dark, smoky dice are 2–3 px in the
     quick crop), whose answer replaces the quick one and may be "not a face". What the quick network turned
     down stays down: re-reading those added extra dice on the dev split."""
 
-    def __init__(self, quick: PipClassifier, close: PipClassifier, below: float = CLOSE_LOOK_BELOW):
+    def __init__(self, quick: _CandidateClassifier, close: PipClassifier, below: float = CLOSE_LOOK_BELOW):
         self.quick, self.close, self.below = quick, close, below
 
     def crop_probabilities(self, frame_bgr: np.ndarray, candidates: Sequence) -> np.ndarray:
@@ -155,13 +187,19 @@ def load_classifier(path: str | Path = MODEL_PATH) -> PipClassifier:
 
 
 @functools.lru_cache(maxsize=2)
-def load_close_look(path: str | Path = MODEL_PATH, close_path: str | Path = CLOSE_LOOK_PATH) -> CloseLookClassifier:
-    return CloseLookClassifier(load_classifier(path), load_classifier(close_path))
+def load_panel(path: str | Path = MODEL_PATH, others: tuple[str | Path, ...] = PANEL_PATHS) -> PanelClassifier:
+    return PanelClassifier(load_classifier(path), [load_classifier(other) for other in others])
+
+
+@functools.lru_cache(maxsize=2)
+def load_close_look(path: str | Path = MODEL_PATH, close_path: str | Path = CLOSE_LOOK_PATH,
+                    others: tuple[str | Path, ...] = PANEL_PATHS) -> CloseLookClassifier:
+    return CloseLookClassifier(load_panel(path, tuple(others)), load_classifier(close_path))
 
 
 def classify_dice(frame_bgr: np.ndarray, candidates: Iterable, close_look: bool = True) -> list[tuple[int, float]]:
     """`(value, confidence)` per candidate, in order: value 1–6, or 0 when the crop is not a die's top
     face (when at least NOT_A_FACE_FROM likely, which keeps extra dice rare). All crops of the frame go
-    through the quick network in one batch; with `close_look`, the values it is unsure of go through the
-    close-look network in a second."""
-    return (load_close_look() if close_look else load_classifier()).classify(frame_bgr, candidates)
+    through the quick networks in one batch each; with `close_look`, the values they are unsure of go
+    through the close-look network in another."""
+    return (load_close_look() if close_look else load_panel()).classify(frame_bgr, candidates)
