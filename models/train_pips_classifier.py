@@ -10,6 +10,8 @@ ONNX Runtime):
     /tmp/train/bin/python models/train_pips_classifier.py /tmp/syn.npz --steps 10000 --seed 9 --checkpoint /tmp/c.pt
     /tmp/train/bin/python models/train_pips_classifier.py /tmp/syn.npz --steps 6000 --seed 10 --lr 1.5e-3 \
         --init /tmp/c.pt --checkpoint /tmp/quick.pt                         # the shipped weights
+    # its panel partner, models/pips-classifier-2.onnx: the same two runs from random weights on 750 scenes
+    # (pips_synthetic_patches.py --scenes 750 --seed 22; see pips-classifier.md, "The panel")
     /tmp/train/bin/python models/train_pips_classifier.py /tmp/syn.npz --input-px 48 --steps 6000 --seed 31 \
         --lr 2e-3 --threads 1 --init /tmp/quick.pt --checkpoint /tmp/close.pt --out /tmp/close.onnx  # first close look
     .venv/bin/python models/pips_rearranged_patches.py /tmp/r4.npz --cross 4 --seed 5  # rearranged real dice
