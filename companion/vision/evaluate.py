@@ -225,8 +225,8 @@ def report(score: SetScore, title: str) -> str:
 def add_reader_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dice", default="pips", help="reader kind (see companion.vision.readers)")
     parser.add_argument("--classifier", type=Path, nargs="+", metavar="NETWORK",
-                        help="pip dice: these quick networks instead of the shipped ones (the first reads every candidate, "
-                             "the others re-read the ones it calls a face and are averaged with it)")
+                        help="pip dice: these quick networks instead of the shipped ones (the first reads every "
+                             "candidate, the others re-read the faces it is unsure of and are averaged with it)")
     parser.add_argument("--close-look", type=Path, help="pip dice: this close-look network instead of the shipped one")
     parser.add_argument("--detector", type=Path, help="pip dice: this detector network instead of the shipped one")
 

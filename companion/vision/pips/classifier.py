@@ -13,9 +13,9 @@ training and reading see the same geometry.
 
 `classify_dice` reads in two steps. Quick networks read the candidates first: the first reads every
 candidate, and the ones it calls a face less surely than `PANEL_BELOW` are read again by a second network
-trained apart, whose answers are averaged with its own (`PanelClassifier`, models/pips-classifier-2.onnx). The values still read
-unsurely are then read again from a sharper crop by the close look (`CloseLookClassifier`,
-models/pips-close-look.onnx).
+trained apart, whose answers are averaged with its own (`PanelClassifier`, models/pips-classifier-2.onnx).
+The values still read unsurely are then read again from a sharper crop by the close look
+(`CloseLookClassifier`, models/pips-close-look.onnx).
 
 The crops keep their colour: many dice have pips whose grey level is the body's (red pips on black or
 blue dice, yellow on green), and only the colour tells them apart.
@@ -137,13 +137,14 @@ def answers(p: np.ndarray) -> list[tuple[int, float]]:
 
 
 class PanelClassifier(_CandidateClassifier):
-    """The first network reads every candidate; the ones it calls a face are read by the others too, from
-    the same crops, and the networks' probabilities are averaged. Networks trained apart take different side
-    faces, specks and printed labels for dice more often than the same ones: on the dev photos rescaled,
-    relit or compressed, two networks made fewer than half the first one's extra dice on matteop65 and two
-    thirds on nell-byler, and read as many dice right (models/pips-classifier.md, "The panel"). Only
-    what the first network reads as a face less surely than `below` is read again, which keeps the cost
-    down; what it turns down stays down."""
+    """The first network reads every candidate; the ones it calls a face less surely than `below` are read
+    by the others too, from the same crops, and the networks' probabilities are averaged.
+
+    Networks trained apart take different side faces, specks and printed labels for dice more often than the
+    same ones: on the dev photos rescaled, relit or compressed, two networks made fewer than half the first
+    one's extra dice on matteop65 and two thirds on nell-byler, and read as many dice right
+    (models/pips-classifier.md, "The panel"). Faces the first network is sure of are not read again, which
+    keeps the cost down, and what it turns down stays down."""
 
     def __init__(self, first: PipClassifier, others: Sequence[PipClassifier], below: float = PANEL_BELOW):
         for other in others:
@@ -159,7 +160,8 @@ class PanelClassifier(_CandidateClassifier):
         faces = [i for i, (value, confidence) in enumerate(answers(p))
                  if value != NOT_A_FACE and confidence < self.below]
         if faces and self.others:
-            p[faces] = (p[faces] + sum(other.probabilities(crops[faces]) for other in self.others)) / (1 + len(self.others))
+            again = sum(other.probabilities(crops[faces]) for other in self.others)
+            p[faces] = (p[faces] + again) / (1 + len(self.others))
         return p
 
 
