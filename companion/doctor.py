@@ -1,5 +1,5 @@
 """`companion doctor`: checks the camera, GPIO access, the pin map, the sensor hub, disk space, the
-libraries and the service, and says in plain words what to fix.
+libraries, the pip reader's networks and the service, and says in plain words what to fix.
 
 Each check looks at the machine through a `Machine` whose paths and probes tests replace; nothing here
 changes anything.
@@ -41,6 +41,7 @@ class Machine:
     disk_free: Callable[[Path], int] = lambda path: shutil.disk_usage(path).free
     run: Callable[[list[str]], tuple[int, str]] = lambda argv: _run(argv)
     serial_ports: Callable[[], list[tuple[str, int | None]]] = lambda: _serial_ports()
+    pip_networks: Callable[[], list[Path]] = lambda: _pip_networks()
 
 
 def _run(argv: list[str]) -> tuple[int, str]:
@@ -55,6 +56,13 @@ def _serial_ports() -> list[tuple[str, int | None]]:
     from serial.tools import list_ports
 
     return [(port.device, port.vid) for port in list_ports.comports()]
+
+
+def _pip_networks() -> list[Path]:
+    from .vision.pips.classifier import CLOSE_LOOK_PATH, MODEL_PATH, PANEL_PATHS
+    from .vision.pips.detector import MODEL_PATH as DETECTOR_PATH
+
+    return [DETECTOR_PATH, MODEL_PATH, *PANEL_PATHS, CLOSE_LOOK_PATH]
 
 
 def check_settings(path: Path | None) -> tuple[Check, Settings | None]:
@@ -87,6 +95,24 @@ def check_libraries(machine: Machine, source: str) -> Check:
         return Check("libraries", FAIL, f"picamera2 is missing ({text})",
                      "sudo apt install python3-picamera2, and make sure the venv was made with --system-site-packages")
     return Check("libraries", OK, f"{versions}, picamera2 importable")
+
+
+def check_networks(machine: Machine) -> Check:
+    """The pip reader's networks ship in models/; without one the dice are not read (the rest still works)."""
+    try:
+        paths = machine.pip_networks()
+    except ImportError as exc:
+        return Check("networks", WARN, f"not checked: the pip reader cannot be imported ({exc})",
+                     "fix the libraries first")
+    missing = [path for path in paths if not path.is_file()]
+    if missing:
+        names = ", ".join(path.name for path in missing)
+        return Check("networks", FAIL,
+                     f"the pip reader's networks are incomplete: {names} missing from {missing[0].parent}, "
+                     "so dice are not read",
+                     "re-run the installer (sudo systemd/install.sh), which copies them; "
+                     "in a git checkout, git checkout -- models/")
+    return Check("networks", OK, f"the pip reader's {len(paths)} networks are in {paths[0].parent}")
 
 
 def check_camera(machine: Machine, source: str) -> Check:
@@ -202,6 +228,7 @@ def run_checks(machine: Machine | None = None, settings_path: Path | None = None
     backend = settings["sensors"]["backend"]
     checks += [
         check_libraries(machine, source),
+        check_networks(machine),
         check_camera(machine, source),
         check_gpio(machine, backend),
         check_pin_map(settings["sensors"]["pin_map"], backend),

@@ -58,6 +58,16 @@ def test_a_missing_network_runtime_is_named(tmp_path):
     assert check.status == FAIL and "onnxruntime" in check.message and "install.sh" in check.fix
 
 
+def test_a_missing_network_file_is_named(tmp_path):
+    machine = fake_machine(tmp_path)
+    present, missing = tmp_path / "pips-classifier.onnx", tmp_path / "pips-classifier-2.onnx"
+    present.write_bytes(b"onnx")
+    machine.pip_networks = lambda: [present, missing]
+    check = by_name(run_checks(machine, settings_file(tmp_path)))["networks"]
+    assert check.status == FAIL and "pips-classifier-2.onnx missing" in check.message
+    assert "pips-classifier.onnx," not in check.message and "install.sh" in check.fix
+
+
 def test_camera_not_found_and_busy(tmp_path):
     missing = by_name(run_checks(fake_machine(tmp_path, camera_out=(0, "No cameras available!")), settings_file(tmp_path)))
     assert missing["camera"].status == FAIL and "ribbon cable" in missing["camera"].fix

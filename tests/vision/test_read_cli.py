@@ -68,3 +68,16 @@ def test_text_output_names_the_values(run_cli, two_dice):
 def test_nothing_to_read_is_an_error(run_cli):
     code, _, err = run_cli("read")
     assert code == 2 and "nothing to read" in err
+
+
+def test_a_missing_network_is_a_one_line_error_that_says_how_to_restore_it(run_cli, two_dice, monkeypatch):
+    from companion.vision.pips import classifier
+    from companion.vision.pips.networks import ModelMissing
+
+    def missing_panel(*args, **kwargs):
+        raise ModelMissing("the network models/pips-classifier-2.onnx is missing (made by models/train_pips_classifier.py)")
+
+    monkeypatch.setattr(classifier, "load_close_look", missing_panel)
+    code, out, err = run_cli("read", two_dice, "--json")
+    assert code == 2 and out == ""
+    assert "pips-classifier-2.onnx is missing" in err and "install.sh" in err and "Traceback" not in err
