@@ -108,7 +108,7 @@ install_venv() {
     fi
     constraints_for "$codename" > "$(at $PREFIX)/constraints.txt.new"
     want=$( (cat "$(at $PREFIX)/constraints.txt.new"
-             cd "$SRC" && find companion pyproject.toml -type f -not -path '*/__pycache__/*' -print0 | sort -z | xargs -0 sha256sum) |
+             cd "$SRC" && find companion models pyproject.toml -type f -not -path '*/__pycache__/*' -print0 | sort -z | xargs -0 sha256sum) |
            sha256sum | cut -d' ' -f1)
     stamp=$(at $PREFIX/installed.sha256)
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" == "$want" ]; then

@@ -28,7 +28,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .networks import open_network
+from .networks import models_folder, open_network
 
 NOT_A_FACE = 0
 INPUT_PX = 32
@@ -37,7 +37,7 @@ PATCH_CONTEXT = 2.1  # stored training patches span this many face sides, so rot
 PATCH_PX = 72  # ... at this resolution: enough for the close look's 48 px input
 NOT_A_FACE_FROM = 0.1  # a candidate this likely not a top face is dropped even if a value wins (dev split)
 NORMALISE_FLOOR = 8.0  # grey levels; keeps flat background crops from being blown up into noise
-MODEL_PATH = Path(__file__).resolve().parents[3] / "models" / "pips-classifier.onnx"
+MODEL_PATH = models_folder() / "pips-classifier.onnx"
 CLOSE_LOOK_PATH = MODEL_PATH.with_name("pips-close-look.onnx")
 PANEL_PATHS = (MODEL_PATH.with_name("pips-classifier-2.onnx"),)
 PANEL_BELOW = 0.99  # faces the first quick network reads less surely than this are read by its panel too (dev split)

@@ -23,13 +23,13 @@ from typing import Sequence
 
 import numpy as np
 
-from .networks import open_network
+from .networks import models_folder, open_network
 
 INPUT_PIXELS = 320 * 180
 STRIDE = 4
 INPUT_MEAN = 127.5
 INPUT_SCALE = 1 / 64.0
-MODEL_PATH = Path(__file__).resolve().parents[3] / "models" / "pips-detector.onnx"
+MODEL_PATH = models_folder() / "pips-detector.onnx"
 THRESHOLD = 0.3
 MAX_CANDIDATES = 80
 SAME_DIE = 0.4  # two peaks closer than this many face sizes are one die (dev split: 0.5 merged dice lying flush)

@@ -7,7 +7,16 @@ second thread only adds hand-offs, and on a Pi the other cores serve the camera 
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+
+
+def models_folder(code: Path = Path(__file__), prefix: str = sys.prefix) -> Path:
+    """Where the shipped networks are: models/ of the checkout this code runs from, or, when the companion is
+    installed as a package (`pip install .`, as systemd/install.sh does on the Pi), the copy pyproject's
+    data-files puts in the environment, <prefix>/share/companion/models."""
+    checkout = code.resolve().parents[3] / "models"
+    return checkout if checkout.is_dir() else Path(prefix) / "share" / "companion" / "models"
 
 
 class ModelMissing(FileNotFoundError):

@@ -1,0 +1,56 @@
+"""The companion as systemd/install.sh installs it on the Pi (`pip install .` into a venv, not an editable
+checkout) still finds the pip reader's networks, which live in models/ beside their training scripts."""
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from companion.vision.pips.networks import models_folder
+
+REPO = Path(__file__).resolve().parents[2]
+SHIPPED = sorted(path.name for path in (REPO / "models").glob("*.onnx"))
+
+
+def test_a_checkout_reads_its_own_models_folder():
+    assert models_folder() == REPO / "models"
+
+
+def test_an_installed_package_reads_the_copy_in_its_environment(tmp_path):
+    site = tmp_path / "venv" / "lib" / "python3.11" / "site-packages"
+    code = site / "companion" / "vision" / "pips" / "networks.py"
+    assert models_folder(code, str(tmp_path / "venv")) == tmp_path / "venv" / "share" / "companion" / "models"
+
+
+@pytest.mark.slow
+def test_the_installed_companion_reads_dice_with_its_networks(tmp_path):
+    wheels, venv = tmp_path / "wheels", tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(REPO), "--no-deps", "-q", "-w", str(wheels)],
+                   check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", *map(str, wheels.glob("*.whl"))],
+                   check=True, capture_output=True)
+    installed = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                                    check=True, capture_output=True, text=True).stdout.strip())
+    (installed / "libraries.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")  # numpy, OpenCV, ONNX Runtime
+    assert sorted(path.name for path in (venv / "share" / "companion" / "models").glob("*.onnx")) == SHIPPED
+
+    photos = REPO.parent / "shared" / "data" / "dice-real" / "matteop65-d6"
+    if not photos.is_dir():
+        pytest.skip(f"the real photos are not at {photos}")
+    labels = [json.loads(line) for line in (photos / "labels.jsonl").read_text().splitlines() if line.strip()]
+    image = str(photos / next(label["image"] for label in labels if len(label["dice"]) >= 4))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    result = subprocess.run([str(venv / "bin" / "companion"), "read", image, "--json"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    installed_dice = json.loads(result.stdout)["dice"]
+    from companion.vision.readers import get_reader
+
+    cv2 = pytest.importorskip("cv2")
+    checkout_dice = [die.to_json() for die in get_reader("pips").read(cv2.imread(image))]
+    assert len(installed_dice) >= 4 and [d["value"] for d in installed_dice] == [d["value"] for d in checkout_dice]
