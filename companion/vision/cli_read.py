@@ -67,7 +67,6 @@ def read_images(paths: list[str], reader, tray, as_json: bool, out=None) -> int:
 
 def run(args) -> int:
     from .pips.networks import ModelMissing
-    from .readers import UnknownReader, get_reader
 
     if args.camera and args.images:
         raise CliError("give either IMAGE... or --camera, not both")
@@ -77,20 +76,24 @@ def run(args) -> int:
         tray = parse_tray(args.tray)
     except ValueError as exc:
         raise CliError(f"--tray: {exc}") from None
+    try:  # the pip reader opens its detector here and its classifiers on the first frame
+        return _read(args, tray)
+    except ModelMissing as exc:
+        raise CliError(f"{exc}; re-run the installer (sudo systemd/install.sh) or restore models/, "
+                       "and `companion doctor` checks them all") from None
+
+
+def _read(args, tray) -> int:
+    from .readers import UnknownReader, get_reader
+
     try:
         reader = get_reader(args.dice)
     except UnknownReader as exc:
         raise CliError(str(exc)) from None
-    except ModelMissing as exc:
-        raise CliError(f"{exc}; re-run the installer (sudo systemd/install.sh) or restore models/") from None
     if args.camera:
         try:
             from .live import run_camera
         except ImportError:
             raise CliError("live reading from a camera is not available in this build yet") from None
         return int(run_camera(args.camera, reader, sys.stdout, args.json) or 0)
-    try:
-        return read_images(args.images, reader, tray, args.json)
-    except ModelMissing as exc:  # the pip reader opens its networks on the first image
-        raise CliError(f"{exc}; re-run the installer (sudo systemd/install.sh) or restore models/, "
-                       "and `companion doctor` checks them all") from None
+    return read_images(args.images, reader, tray, args.json)

@@ -32,6 +32,7 @@ class FakeNetwork:
     """Answers per candidate by the grey level under its centre, and counts the crops it is given."""
 
     input_px, context = classifier.INPUT_PX, classifier.CONTEXT
+    crops = classifier.PipClassifier.crops  # cut as the real networks cut them
 
     def __init__(self, by_grey: dict[int, tuple[int, float]]):
         self.by_grey = by_grey
@@ -101,8 +102,7 @@ def test_the_panel_makes_fewer_extra_dice_on_darker_and_smaller_photos():
     if not folder.is_dir():
         pytest.skip(f"the real photos are not at {folder}")
     cv2.setNumThreads(1)
-    alone = LearnedPipReader(classify=classifier.CloseLookClassifier(
-        classifier.load_classifier(), classifier.load_classifier(classifier.CLOSE_LOOK_PATH)).classify)
+    alone = LearnedPipReader(classify=classifier.load_close_look(others=()).classify)
     panel = LearnedPipReader()
     scores = {reader: SetScore([]) for reader in (alone, panel)}
     for image in load_set(folder, "dev"):

@@ -122,10 +122,13 @@ class PipClassifier(_CandidateClassifier):
         p = np.exp(z)
         return p / p.sum(axis=1, keepdims=True)
 
+    def crops(self, frame_bgr: np.ndarray, candidates: Sequence) -> np.ndarray:
+        """The crops this network reads, one per candidate."""
+        return cut_crops(frame_bgr, [c.center for c in candidates], [c.size for c in candidates],
+                         self.input_px, self.context)
+
     def crop_probabilities(self, frame_bgr: np.ndarray, candidates: Sequence) -> np.ndarray:
-        crops = cut_crops(frame_bgr, [c.center for c in candidates], [c.size for c in candidates],
-                          self.input_px, self.context)
-        return self.probabilities(crops)
+        return self.probabilities(self.crops(frame_bgr, candidates))
 
 
 def answers(p: np.ndarray) -> list[tuple[int, float]]:
@@ -154,8 +157,7 @@ class PanelClassifier(_CandidateClassifier):
         self.first, self.others, self.below = first, list(others), below
 
     def crop_probabilities(self, frame_bgr: np.ndarray, candidates: Sequence) -> np.ndarray:
-        crops = cut_crops(frame_bgr, [c.center for c in candidates], [c.size for c in candidates],
-                          self.first.input_px, self.first.context)
+        crops = self.first.crops(frame_bgr, candidates)
         p = self.first.probabilities(crops)
         faces = [i for i, (value, confidence) in enumerate(answers(p))
                  if value != NOT_A_FACE and confidence < self.below]
@@ -196,7 +198,7 @@ def load_panel(path: str | Path = MODEL_PATH, others: tuple[str | Path, ...] = P
 @functools.lru_cache(maxsize=2)
 def load_close_look(path: str | Path = MODEL_PATH, close_path: str | Path = CLOSE_LOOK_PATH,
                     others: tuple[str | Path, ...] = PANEL_PATHS) -> CloseLookClassifier:
-    return CloseLookClassifier(load_panel(path, tuple(others)), load_classifier(close_path))
+    return CloseLookClassifier(load_panel(path, others), load_classifier(close_path))
 
 
 def classify_dice(frame_bgr: np.ndarray, candidates: Iterable, close_look: bool = True) -> list[tuple[int, float]]:
