@@ -48,6 +48,7 @@ SCHEMA: dict[str, dict[str, tuple[type, Any, str]]] = {
         "source": (str, "picamera2", "picamera2, usb:N, a video file, a folder of images, or a recording"),
         "width": (int, 1280, "frame width"),
         "height": (int, 720, "frame height"),
+        "rotate": (int, 0, "degrees clockwise that turn the camera's frames upright: 0, 90, 180 or 270"),
         "tray": (str, "auto", "the tray region: auto, or x0,y0,x1,y1 in pixels"),
         "settle_ms": (int, 300, "how long the dice must lie still before a roll is read"),
         "zones": (str, "", "Banana Matcho's dice zones, NAME:KIND:x0,y0,x1,y1 separated by ';', or empty"),
@@ -61,6 +62,12 @@ SCHEMA: dict[str, dict[str, tuple[type, Any, str]]] = {
         "join_code": (bool, True, "ask for the join code before a device may act on a game"),
         "allow_outside": (bool, False, "serve requests from outside the local network"),
     },
+}
+
+
+# Settings that take only some values of their type: refused at load, naming the key and the choices.
+CHOICES: dict[tuple[str, str], tuple[Any, ...]] = {
+    ("camera", "rotate"): (0, 90, 180, 270),
 }
 
 
@@ -89,6 +96,9 @@ def _coerce(section: str, key: str, value: Any) -> Any:
                 pass
     if kind is int and isinstance(value, bool) or not isinstance(value, kind):
         raise BadSettings(f"setting {section}.{key} must be {kind.__name__}, got {value!r}")
+    choices = CHOICES.get((section, key))
+    if choices is not None and value not in choices:
+        raise BadSettings(f"setting {section}.{key} must be one of {', '.join(map(str, choices))}, got {value!r}")
     return value
 
 

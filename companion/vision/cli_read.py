@@ -1,11 +1,15 @@
-"""`companion read [--dice pips|fruit|matcho] [--tray x0,y0,x1,y1] [--json] IMAGE...` and
-`companion read --camera picamera2|usb:N|FILE`.
+"""`companion read [--dice pips|fruit|matcho] [--tray x0,y0,x1,y1] [--rotate DEG] [--json] IMAGE...` and
+`companion read --camera picamera2|usb:N|FILE [--tray ...] [--rotate DEG]`.
 
 With images: one line per image, in the order given. `--json` prints exactly
 `{"image": ..., "dice": [{"value", "center", "box", "confidence"[, "unsure": true]}], "ms": ...}`
 where `ms` is the time spent reading (decoding excluded). An image that is missing or cannot be decoded
 gets `{"image": ..., "error": "..."}` and the others go on. Exit code: 0 when at least one image was
 read, 1 when none could be.
+
+`--rotate DEG` turns each image DEG degrees clockwise before reading, for a camera mounted on its side or
+upside down (`companion.vision.rotation`). For images, `--tray` and the positions printed stay in the
+image's own pixels; live, they are in the upright frame's, as on the page.
 
 With `--camera`: prints each settled roll as it happens, through `companion.vision.live.run_camera`.
 """
@@ -16,6 +20,7 @@ import sys
 import time
 
 from ..cli import CliError
+from .rotation import parse_rotation
 from .tray import parse_tray
 
 DICE_KINDS = ("pips", "fruit", "matcho")
@@ -25,6 +30,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("images", nargs="*", metavar="IMAGE", help="image files to read")
     parser.add_argument("--dice", choices=DICE_KINDS, default="pips", help="which dice (default: pips)")
     parser.add_argument("--tray", metavar="x0,y0,x1,y1", help="only dice inside this region count")
+    parser.add_argument("--rotate", metavar="DEG", default="0",
+                        help="degrees clockwise that turn the pictures upright: 0, 90, 180 or 270 (default 0)")
     parser.add_argument("--json", action="store_true", help="one JSON line per image")
     parser.add_argument("--camera", metavar="SOURCE", help="read settled rolls live: picamera2, usb:N or a video file")
 
@@ -40,7 +47,20 @@ def _text_line(path: str, dice) -> str:
     return f"{path}: {len(dice)} dice: {values}  [" + "; ".join(parts) + "]"
 
 
-def read_images(paths: list[str], reader, tray, as_json: bool, out=None) -> int:
+def read_upright(reader, frame, tray, degrees: int):
+    """The dice in `frame` read once it is turned `degrees` clockwise, placed back in `frame`'s pixels;
+    `tray` is in `frame`'s pixels too."""
+    if degrees == 0:
+        return reader.read(frame, tray)
+    from .rotation import reading_back, turn_box, upright
+
+    height, width = frame.shape[:2]
+    turned = upright(frame, degrees)
+    tray = tuple(int(round(v)) for v in turn_box(tray, degrees, width, height)) if tray else None
+    return [reading_back(d, degrees, turned.shape) for d in reader.read(turned, tray)]
+
+
+def read_images(paths: list[str], reader, tray, as_json: bool, out=None, rotate: int = 0) -> int:
     import os
 
     import cv2
@@ -54,7 +74,7 @@ def read_images(paths: list[str], reader, tray, as_json: bool, out=None) -> int:
             print(json.dumps({"image": path, "error": error}) if as_json else f"{path}: error: {error}", file=out)
             continue
         start = time.perf_counter_ns()
-        dice = reader.read(frame, tray)
+        dice = read_upright(reader, frame, tray, rotate)
         ms = (time.perf_counter_ns() - start) / 1e6
         read_any = True
         if as_json:
@@ -76,6 +96,10 @@ def run(args) -> int:
         tray = parse_tray(args.tray)
     except ValueError as exc:
         raise CliError(f"--tray: {exc}") from None
+    try:
+        args.rotate = parse_rotation(args.rotate)
+    except ValueError as exc:
+        raise CliError(f"--rotate: {exc}") from None
     try:  # the pip reader opens its detector here and its classifiers on the first frame
         return _read(args, tray)
     except ModelMissing as exc:
@@ -95,5 +119,5 @@ def _read(args, tray) -> int:
             from .live import run_camera
         except ImportError:
             raise CliError("live reading from a camera is not available in this build yet") from None
-        return int(run_camera(args.camera, reader, sys.stdout, args.json) or 0)
-    return read_images(args.images, reader, tray, args.json)
+        return int(run_camera(args.camera, reader, sys.stdout, args.json, tray=tray, rotate=args.rotate) or 0)
+    return read_images(args.images, reader, tray, args.json, rotate=args.rotate)

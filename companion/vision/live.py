@@ -40,12 +40,14 @@ class DicePipeline:
 
     @classmethod
     def from_spec(cls, spec: str, reader: Reader | None, *, width: int = 1280, height: int = 720,
-                  realtime: bool = False, **options) -> "DicePipeline":
-        """A pipeline over `open_source(spec)` whose camera-health events go to the same callback."""
+                  realtime: bool = False, rotate: int = 0, **options) -> "DicePipeline":
+        """A pipeline over `open_source(spec)` whose camera-health events go to the same callback; `rotate`
+        turns the frames upright first, so the tray, the zones and the live view are all upright."""
         from .sources import open_source
 
         pipeline = cls(None, reader, **options)
-        pipeline.source = open_source(spec, width=width, height=height, on_health=pipeline.emit, realtime=realtime)
+        pipeline.source = open_source(spec, width=width, height=height, on_health=pipeline.emit, realtime=realtime,
+                                      rotate=rotate)
         return pipeline
 
     def emit(self, event: Event) -> None:
@@ -126,7 +128,7 @@ def settled_line(event: DiceSettled, json_lines: bool) -> str:
 
 def run_camera(spec: str, reader: Reader | str, out: TextIO = sys.stdout, json_lines: bool = False, *,
                settle_ms: float = 300, tray: Box | None = None, width: int = 1280, height: int = 720,
-               max_rolls: int | None = None, realtime: bool = False, err: TextIO = sys.stderr) -> int:
+               max_rolls: int | None = None, realtime: bool = False, rotate: int = 0, err: TextIO = sys.stderr) -> int:
     """`companion read --camera SPEC`: print one line per settled roll until the source ends (a file or a
     recording), `max_rolls` rolls have been printed, or the person presses Ctrl-C. Returns the roll count.
 
@@ -148,7 +150,7 @@ def run_camera(spec: str, reader: Reader | str, out: TextIO = sys.stdout, json_l
         elif isinstance(event, CameraHealth):
             print(f"camera {event.state}: {event.message}", file=err, flush=True)
 
-    pipeline = DicePipeline.from_spec(spec, reader, width=width, height=height, realtime=realtime,
+    pipeline = DicePipeline.from_spec(spec, reader, width=width, height=height, realtime=realtime, rotate=rotate,
                                       settle_ms=settle_ms, tray=tray, on_event=on_event)
     pipeline.run()
     return rolls

@@ -136,6 +136,8 @@ class RecordingSource:
     """Plays a recording directory back as Frames with their recorded t: as fast as possible, or at the
     recorded pace with `realtime` (the clock and sleep injectable)."""
 
+    upright = True  # recorded from a camera already turned upright: `camera.rotate` does not turn it again
+
     def __init__(self, directory: str | Path, *, realtime: bool = False,
                  clock: Callable[[], int] = time.monotonic_ns, sleep: Callable[[float], None] = time.sleep):
         self.directory = Path(directory)

@@ -248,9 +248,21 @@ class FolderSource:
 def open_source(spec: str, *, width: int = 1280, height: int = 720,
                 on_health: Callable[[CameraHealth], None] | None = None,
                 clock: Callable[[], int] = time.monotonic_ns, sleep: Callable[[float], None] = time.sleep,
-                interval_ms: float = 100.0, realtime: bool = False):
+                interval_ms: float = 100.0, realtime: bool = False, rotate: int = 0):
     """A frame source for `spec`: "picamera2", "usb:N", a video file, a folder of images, or a recording
-    directory (one with frames.jsonl). `realtime` paces a recording at its recorded speed."""
+    directory (one with frames.jsonl). `realtime` paces a recording at its recorded speed. `rotate` turns
+    each frame that many degrees clockwise (`rotation.UprightSource`), except a recording's: the companion
+    records frames already upright."""
+    source = _open_source(spec, width=width, height=height, on_health=on_health, clock=clock, sleep=sleep,
+                          interval_ms=interval_ms, realtime=realtime)
+    if rotate and not getattr(source, "upright", False):
+        from .rotation import UprightSource
+
+        return UprightSource(source, rotate)
+    return source
+
+
+def _open_source(spec: str, *, width: int, height: int, on_health, clock, sleep, interval_ms: float, realtime: bool):
     if spec == "picamera2":
         return LiveSource(Picamera2Camera(width, height), on_health=on_health, clock=clock, sleep=sleep)
     if spec.startswith("usb:"):
