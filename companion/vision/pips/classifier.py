@@ -72,14 +72,15 @@ def canonical_patches(frame_bgr: np.ndarray, centers, sizes) -> np.ndarray:
 
 
 def normalise(crops: np.ndarray) -> np.ndarray:
-    """float32 (n, h, w, 3): each crop minus its mean, over its spread (at least NORMALISE_FLOOR), both
-    taken over all its pixels and channels so the colours keep their relations."""
-    values = int(np.prod(crops.shape[1:]))
-    x = crops.reshape(len(crops), values).astype(np.float32)
+    """float32 network input (n, 3, h, w) of uint8 BGR crops (n, h, w, 3): each crop minus its mean, over its
+    spread (at least NORMALISE_FLOOR), both taken over all its pixels and channels so the colours keep their
+    relations. Turned channels-first while still bytes, the cheapest place for that copy."""
+    n, h, w, channels = crops.shape
+    x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2)).reshape(n, channels * h * w).astype(np.float32)
     x -= x.mean(axis=1, keepdims=True)
-    spread = np.sqrt(np.einsum("ij,ij->i", x, x) / values)[:, None]
+    spread = np.sqrt(np.einsum("ij,ij->i", x, x) / x.shape[1])[:, None]
     x /= np.maximum(spread, NORMALISE_FLOOR)
-    return x.reshape(crops.shape)
+    return x.reshape(n, channels, h, w)
 
 
 class _CandidateClassifier:
@@ -109,8 +110,8 @@ class PipClassifier(_CandidateClassifier):
                              f"(models/train_pips_classifier.py writes them): {error}") from error
 
     def logits(self, normalised: np.ndarray) -> np.ndarray:
-        """Raw scores (n, 7) for normalised crops (n, h, w, 3)."""
-        return self._net(np.ascontiguousarray(normalised.transpose(0, 3, 1, 2)))
+        """Raw scores (n, 7) for normalised crops (n, 3, h, w)."""
+        return self._net(normalised)
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
         """(n, 7) calibrated class probabilities for uint8 BGR crops (n, input_px, input_px, 3); column 0 is
