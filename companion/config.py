@@ -49,7 +49,7 @@ SCHEMA: dict[str, dict[str, tuple[type, Any, str]]] = {
         "width": (int, 1280, "frame width"),
         "height": (int, 720, "frame height"),
         "rotate": (int, 0, "degrees clockwise that turn the camera's frames upright: 0, 90, 180 or 270"),
-        "tray": (str, "auto", "the tray region: auto, or x0,y0,x1,y1 in pixels"),
+        "tray": (str, "auto", "the tray region: auto (found in the picture), or x0,y0,x1,y1 in pixels"),
         "settle_ms": (int, 300, "how long the dice must lie still before a roll is read"),
         "zones": (str, "", "Banana Matcho's dice zones, NAME:KIND:x0,y0,x1,y1 separated by ';', or empty"),
     },

@@ -76,8 +76,8 @@ class CameraFeed:
         return self._reading_jpeg
 
     def set_tray(self, box: tuple[int, int, int, int] | None) -> None:
-        """The tray region in pixels (None: the whole frame), used from the next frame on."""
-        self.pipeline.tray = box
+        """The tray region in pixels, used from the next frame on; None: "auto", found on its own."""
+        self.pipeline.set_tray(box)
         setup = getattr(self, "camera_setup", None)
         if setup is not None and self.recorder is not None:
             from dataclasses import replace
@@ -86,12 +86,6 @@ class CameraFeed:
 
             self.camera_setup = replace(setup, tray=",".join(map(str, box)) if box else "auto")
             write_camera_setup(self.recorder.directory, self.camera_setup)
-        settle = getattr(self.pipeline, "settle", None)
-        if settle is not None:
-            settle.tray = box
-            meter = getattr(settle, "meter", None)
-            if meter is not None and hasattr(meter, "tray"):
-                meter.tray = box
 
     def stop(self) -> None:
         self.pipeline.stop()
@@ -106,7 +100,7 @@ def open_camera(settings, sink: Callable[[Event], Any], record_dir=None) -> Came
     try:
         from ..vision.live import DicePipeline
         from ..vision.readers import get_reader
-        from ..vision.tray import parse_tray
+        from ..vision.tray import is_auto, parse_tray
     except ModuleNotFoundError as exc:
         raise CameraUnavailable(f"the camera pipeline is not part of this build ({exc.name} is missing)") from None
     camera = settings["camera"]
@@ -117,7 +111,8 @@ def open_camera(settings, sink: Callable[[Event], Any], record_dir=None) -> Came
         recorder = FrameRecorder(record_dir)
     pipeline = DicePipeline.from_spec(camera["source"], get_reader("pips"), width=camera["width"],
                                       height=camera["height"], rotate=camera["rotate"], settle_ms=camera["settle_ms"],
-                                      tray=parse_tray(camera["tray"]), zones=dice_zones(settings, sink),
+                                      tray=parse_tray(camera["tray"]), auto_tray=is_auto(camera["tray"]),
+                                      zones=dice_zones(settings, sink),
                                       on_event=sink)
     feed = CameraFeed(pipeline, sink, recorder)
     if record_dir is not None:

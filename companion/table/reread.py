@@ -102,7 +102,7 @@ def reread_frames(directory: str | Path, setup: CameraSetup, reader=None) -> tup
     from ..vision.live import DicePipeline
     from ..vision.recording import RecordingSource
     from ..vision.sources import SourceError
-    from ..vision.tray import parse_tray
+    from ..vision.tray import is_auto, parse_tray
 
     try:
         source = RecordingSource(directory)
@@ -114,7 +114,7 @@ def reread_frames(directory: str | Path, setup: CameraSetup, reader=None) -> tup
     except ValueError as exc:
         raise RereadError(str(exc)) from None
     pipeline = DicePipeline(source, reader if reader is not None else make_reader(setup.reader, directory),
-                            settle_ms=setup.settle_ms, tray=tray, zones=zones)
+                            settle_ms=setup.settle_ms, tray=tray, zones=zones, auto_tray=is_auto(setup.tray))
     events: list[Event] = []
     pipeline.on_event = events.append
     frames = pipeline.run()

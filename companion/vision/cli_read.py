@@ -7,6 +7,9 @@ where `ms` is the time spent reading (decoding excluded). An image that is missi
 gets `{"image": ..., "error": "..."}` and the others go on. Exit code: 0 when at least one image was
 read, 1 when none could be.
 
+`--tray auto` finds the dice tray in each picture (`companion.vision.tray_finder`; the whole picture counts
+where it finds none); without `--tray` the whole picture counts.
+
 `--rotate DEG` turns each image DEG degrees clockwise before reading, for a camera mounted on its side or
 upside down (`companion.vision.rotation`). For images, `--tray` and the positions printed stay in the
 image's own pixels; live, they are in the upright frame's, as on the page.
@@ -21,7 +24,7 @@ import time
 
 from ..cli import CliError
 from .rotation import parse_rotation
-from .tray import parse_tray
+from .tray import is_auto, parse_tray
 
 DICE_KINDS = ("pips", "fruit", "matcho")
 
@@ -29,7 +32,8 @@ DICE_KINDS = ("pips", "fruit", "matcho")
 def add_arguments(parser) -> None:
     parser.add_argument("images", nargs="*", metavar="IMAGE", help="image files to read")
     parser.add_argument("--dice", choices=DICE_KINDS, default="pips", help="which dice (default: pips)")
-    parser.add_argument("--tray", metavar="x0,y0,x1,y1", help="only dice inside this region count")
+    parser.add_argument("--tray", metavar="x0,y0,x1,y1|auto",
+                        help="only dice inside this region count; auto: find the dice tray in each picture")
     parser.add_argument("--rotate", metavar="DEG", default="0",
                         help="degrees clockwise that turn the pictures upright: 0, 90, 180 or 270 (default 0)")
     parser.add_argument("--json", action="store_true", help="one JSON line per image")
@@ -60,10 +64,13 @@ def read_upright(reader, frame, tray, degrees: int):
     return [reading_back(d, degrees, turned.shape) for d in reader.read(turned, tray)]
 
 
-def read_images(paths: list[str], reader, tray, as_json: bool, out=None, rotate: int = 0) -> int:
+def read_images(paths: list[str], reader, tray, as_json: bool, out=None, rotate: int = 0,
+                auto_tray: bool = False) -> int:
     import os
 
     import cv2
+
+    from .tray_finder import FoundTrayReader, find_tray
 
     out = out or sys.stdout
     read_any = False
@@ -74,7 +81,10 @@ def read_images(paths: list[str], reader, tray, as_json: bool, out=None, rotate:
             print(json.dumps({"image": path, "error": error}) if as_json else f"{path}: error: {error}", file=out)
             continue
         start = time.perf_counter_ns()
-        dice = read_upright(reader, frame, tray, rotate)
+        if auto_tray:
+            dice = read_upright(FoundTrayReader(reader), frame, find_tray(frame), rotate)
+        else:
+            dice = read_upright(reader, frame, tray, rotate)
         ms = (time.perf_counter_ns() - start) / 1e6
         read_any = True
         if as_json:
@@ -119,5 +129,6 @@ def _read(args, tray) -> int:
             from .live import run_camera
         except ImportError:
             raise CliError("live reading from a camera is not available in this build yet") from None
-        return int(run_camera(args.camera, reader, sys.stdout, args.json, tray=tray, rotate=args.rotate) or 0)
-    return read_images(args.images, reader, tray, args.json, rotate=args.rotate)
+        return int(run_camera(args.camera, reader, sys.stdout, args.json, tray=tray, rotate=args.rotate,
+                              auto_tray=is_auto(args.tray)) or 0)
+    return read_images(args.images, reader, tray, args.json, rotate=args.rotate, auto_tray=is_auto(args.tray))

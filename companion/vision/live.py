@@ -15,6 +15,7 @@ from typing import Callable, Iterable, TextIO
 from ..events import CameraHealth, DiceSettled, DieReading, Event, ZoneState
 from .settle import Box, MotionSettings, Reader, SettleDetector
 from .sources import Frame
+from .tray_finder import AutoTray, FoundTrayReader
 from .zones import Zone, ZoneTracker
 
 
@@ -23,10 +24,14 @@ class DicePipeline:
 
     def __init__(self, source: Iterable[Frame] | None, reader: Reader | None, *, settle_ms: float = 300,
                  tray: Box | None = None, zones: Iterable[Zone] | ZoneTracker = (),
-                 on_event: Callable[[Event], None] | None = None, motion: MotionSettings = MotionSettings()):
+                 on_event: Callable[[Event], None] | None = None, motion: MotionSettings = MotionSettings(),
+                 auto_tray: bool = False):
         self.source = source
-        self.tray = tray
         self.settle = SettleDetector(reader, settle_ms=settle_ms, tray=tray, motion=motion) if reader is not None else None
+        self._reader = reader
+        self._finds_tray = auto_tray
+        self.auto_tray: AutoTray | None = None
+        self.set_tray(tray)
         self.zones = zones if isinstance(zones, ZoneTracker) else (ZoneTracker(zones) if zones else None)
         self.on_event = on_event or (lambda event: None)
         self.frames = 0
@@ -53,9 +58,31 @@ class DicePipeline:
     def emit(self, event: Event) -> None:
         self.on_event(event)
 
+    def set_tray(self, box: Box | None) -> None:
+        """A tray set by hand, from the next frame on; None: found again on its own (`auto_tray`), else the
+        whole frame."""
+        self.tray = box
+        if self.settle is None:
+            return
+        self.settle.tray = box
+        self.settle.meter.tray = box
+        finding = box is None and self._finds_tray
+        self.auto_tray = AutoTray() if finding else None
+        self.settle.reader = FoundTrayReader(self._reader, self.auto_tray) if finding else self._reader
+
+    def _look_for_the_tray(self, frame: Frame) -> None:
+        """A found tray limits where dice are read, not where motion is watched: the motion meter keeps the
+        whole frame, so a new box never looks like movement (which would fire a roll again)."""
+        if self.auto_tray is None:
+            return
+        if not self.settle.moving:
+            self.auto_tray.look(frame.t, frame.image)
+        self.tray = self.settle.tray = self.auto_tray.box
+
     def process(self, frame: Frame) -> list[Event]:
         events: list[Event] = []
         shown = self._shown
+        self._look_for_the_tray(frame)
         if self.settle is not None:
             settled = self.settle.feed(frame)
             if self.settle.moving:
@@ -128,7 +155,8 @@ def settled_line(event: DiceSettled, json_lines: bool) -> str:
 
 def run_camera(spec: str, reader: Reader | str, out: TextIO = sys.stdout, json_lines: bool = False, *,
                settle_ms: float = 300, tray: Box | None = None, width: int = 1280, height: int = 720,
-               max_rolls: int | None = None, realtime: bool = False, rotate: int = 0, err: TextIO = sys.stderr) -> int:
+               max_rolls: int | None = None, realtime: bool = False, rotate: int = 0, auto_tray: bool = False,
+               err: TextIO = sys.stderr) -> int:
     """`companion read --camera SPEC`: print one line per settled roll until the source ends (a file or a
     recording), `max_rolls` rolls have been printed, or the person presses Ctrl-C. Returns the roll count.
 
@@ -151,6 +179,6 @@ def run_camera(spec: str, reader: Reader | str, out: TextIO = sys.stdout, json_l
             print(f"camera {event.state}: {event.message}", file=err, flush=True)
 
     pipeline = DicePipeline.from_spec(spec, reader, width=width, height=height, realtime=realtime, rotate=rotate,
-                                      settle_ms=settle_ms, tray=tray, on_event=on_event)
+                                      settle_ms=settle_ms, tray=tray, auto_tray=auto_tray, on_event=on_event)
     pipeline.run()
     return rolls

@@ -7,9 +7,15 @@ import numpy as np
 Box = tuple[int, int, int, int]
 
 
+def is_auto(text: str | None) -> bool:
+    """Whether a tray setting asks for the tray to be found (`tray_finder`): "auto", or left empty."""
+    return text is not None and text.strip().lower() in ("", "auto")
+
+
 def parse_tray(text: str | None) -> Box | None:
-    """None for "auto" (or empty): the whole frame; else "x0,y0,x1,y1" in pixels."""
-    if text is None or text.strip().lower() in ("", "auto"):
+    """None for "auto" (or empty): no box given (found on its own where that is asked for, else the whole
+    frame); else "x0,y0,x1,y1" in pixels."""
+    if text is None or is_auto(text):
         return None
     try:
         x0, y0, x1, y1 = (int(float(v)) for v in text.split(","))
