@@ -1,6 +1,6 @@
 """A camera mounted turned: frames are turned upright before anything reads them.
 
-The pi camera's ribbon often decides how the camera hangs over the tray, and a webcam clamped to the
+The Pi camera's ribbon often decides how the camera hangs over the tray, and a webcam clamped to the
 table's other side sees the dice upside down. Top faces read the same either way, but a camera at an
 angle sees side faces below each die in an upright frame only, and the reader (its networks and its
 side-face checks) counts on that: turned a quarter, matteop65's oblique photos gain 7.5–32.5 extra dice
