@@ -100,7 +100,7 @@ def open_camera(settings, sink: Callable[[Event], Any], record_dir=None) -> Came
     try:
         from ..vision.live import DicePipeline
         from ..vision.readers import get_reader
-        from ..vision.tray import is_auto, parse_tray
+        from ..vision.tray import parse_tray
     except ModuleNotFoundError as exc:
         raise CameraUnavailable(f"the camera pipeline is not part of this build ({exc.name} is missing)") from None
     camera = settings["camera"]
@@ -111,7 +111,7 @@ def open_camera(settings, sink: Callable[[Event], Any], record_dir=None) -> Came
         recorder = FrameRecorder(record_dir)
     pipeline = DicePipeline.from_spec(camera["source"], get_reader("pips"), width=camera["width"],
                                       height=camera["height"], rotate=camera["rotate"], settle_ms=camera["settle_ms"],
-                                      tray=parse_tray(camera["tray"]), auto_tray=is_auto(camera["tray"]),
+                                      tray=parse_tray(camera["tray"]), auto_tray=True,
                                       zones=dice_zones(settings, sink),
                                       on_event=sink)
     feed = CameraFeed(pipeline, sink, recorder)

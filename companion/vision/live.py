@@ -59,8 +59,8 @@ class DicePipeline:
         self.on_event(event)
 
     def set_tray(self, box: Box | None) -> None:
-        """A tray set by hand, from the next frame on; None: found again on its own (`auto_tray`), else the
-        whole frame."""
+        """A tray set by hand, from the next frame on; None: found on its own if the pipeline finds trays
+        (`auto_tray`: a box given still comes first), else the whole frame."""
         self.tray = box
         if self.settle is None:
             return

@@ -153,3 +153,21 @@ def test_a_roll_read_before_the_tray_is_settled_on_has_it_found_on_its_own_frame
     dice = FoundTrayReader(get_reader("pips"), auto).read(frame, None)
     assert auto.decided and auto.box == box
     assert sorted(d.value for d in dice) == sorted(die.value for die in truth.dice)
+
+
+def test_the_service_camera_finds_the_tray_again_when_the_page_sets_auto(tmp_path):
+    from companion.config import load_settings
+    from companion.table.camera import open_camera
+
+    frame, _ = _scene(0)
+    folder = tmp_path / "camera"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "00.png"), frame)
+    settings = load_settings(env={}, overrides={"camera": {"source": str(folder), "tray": "10,10,300,200"}})
+    feed = open_camera(settings, lambda event: None)
+    try:
+        assert feed.pipeline.tray == (10, 10, 300, 200) and feed.pipeline.auto_tray is None
+        feed.set_tray(None)  # the page's "auto"
+        assert feed.pipeline.auto_tray is not None
+    finally:
+        feed.stop()
