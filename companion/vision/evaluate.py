@@ -1,7 +1,8 @@
 """Score a dice reader against a labelled photo set (`labels.jsonl`, as in shared/data/dice-real).
 
     python -m companion.vision.evaluate /path/to/set [--split dev|holdout|all|kept-out|trained] [--dice pips]
-        [--classifier ONNX] [--close-look ONNX] [--detector ONNX] [--vary turn90|...|jpeg] [--show-misses]
+        [--classifier ONNX] [--close-look ONNX] [--detector ONNX] [--no-red-look] [--vary turn90|...|jpeg]
+        [--show-misses]
 
 Scoring, as the sets' README says: each labelled die is matched to the nearest reported centre within
 `MATCH_RADIUS` times its box size (each report matches at most one label); its value is right when it
@@ -229,6 +230,8 @@ def add_reader_options(parser: argparse.ArgumentParser) -> None:
                              "candidate, the others re-read the faces it is unsure of and are averaged with it)")
     parser.add_argument("--close-look", type=Path, help="pip dice: this close-look network instead of the shipped one")
     parser.add_argument("--detector", type=Path, help="pip dice: this detector network instead of the shipped one")
+    parser.add_argument("--no-red-look", action="store_true",
+                        help="pip dice: without the close look's view through a red filter (vision/pips/red_look.py)")
 
 
 def reader_for(args: argparse.Namespace):
@@ -236,15 +239,17 @@ def reader_for(args: argparse.Namespace):
     wrong. Networks come from models/train_pips_classifier.py and models/train_pips_detector.py."""
     from .readers import get_reader
 
-    if args.classifier is None and args.close_look is None and args.detector is None:
+    if args.classifier is None and args.close_look is None and args.detector is None and not args.no_red_look:
         return get_reader(args.dice)
     if args.dice != "pips":
-        raise ValueError(f"--classifier, --close-look and --detector are the pip reader's networks, not the {args.dice} reader's")
+        raise ValueError(f"--classifier, --close-look, --detector and --no-red-look choose the pip reader's networks "
+                         f"and looks, not the {args.dice} reader's")
     from .pips import classifier as pips
     from .pips.detector import MODEL_PATH as DETECTOR_PATH, PipDetector
 
     first, *others = args.classifier or (pips.MODEL_PATH, *pips.PANEL_PATHS)
-    networks = pips.load_close_look(first, args.close_look or pips.CLOSE_LOOK_PATH, tuple(others))
+    networks = pips.load_close_look(first, args.close_look or pips.CLOSE_LOOK_PATH, tuple(others),
+                                    red_look=not args.no_red_look)
     return get_reader("pips", classify=networks.classify, detector=PipDetector(args.detector or DETECTOR_PATH))
 
 

@@ -177,9 +177,15 @@ class _FixedNetwork:
     def __init__(self, rows):
         self.rows, self.asked = rows, []
 
+    def crops(self, frame, candidates):
+        return np.array([c.center for c in candidates])
+
+    def probabilities(self, crops):
+        self.asked.append([tuple(centre) for centre in crops.tolist()])
+        return np.array([self.rows[tuple(centre)] for centre in crops.tolist()], np.float32)
+
     def crop_probabilities(self, frame, candidates):
-        self.asked.append([c.center for c in candidates])
-        return np.array([self.rows[c.center] for c in candidates], np.float32)
+        return self.probabilities(self.crops(frame, candidates))
 
 
 def test_the_close_look_rereads_only_the_values_the_quick_network_is_unsure_of():

@@ -57,8 +57,8 @@ def test_the_dev_split_parts_into_kept_out_and_trained_photos():
 
 
 def test_the_command_reads_with_the_networks_it_is_given(capsys):
-    """The first quick network alone, as the close look too, re-reads what it was unsure of with itself:
-    the reader of that one network."""
+    """The first quick network alone, as the close look too and without the red look, re-reads what it was
+    unsure of with itself: the reader of that one network."""
     from companion.vision.pips.classifier import MODEL_PATH, load_classifier
     from companion.vision.pips.learned import LearnedPipReader
 
@@ -67,7 +67,8 @@ def test_the_command_reads_with_the_networks_it_is_given(capsys):
         pytest.skip(f"the real photos are not at {folder}")
     assert main([str(folder), "--split", "kept-out"]) == 0
     shipped = capsys.readouterr().out
-    assert main([str(folder), "--split", "kept-out", "--classifier", str(MODEL_PATH), "--close-look", str(MODEL_PATH)]) == 0
+    assert main([str(folder), "--split", "kept-out", "--classifier", str(MODEL_PATH), "--close-look", str(MODEL_PATH),
+                 "--no-red-look"]) == 0
     swapped = capsys.readouterr().out
     quick = score_set(load_set(folder, "kept-out"), LearnedPipReader(classify=load_classifier().classify))
     assert swapped.strip() == report(quick, "nell-byler-d6 [kept-out]")

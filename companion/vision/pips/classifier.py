@@ -15,7 +15,8 @@ training and reading see the same geometry.
 candidate, and the ones it calls a face less surely than `PANEL_BELOW` are read again by a second network
 trained apart, whose answers are averaged with its own (`PanelClassifier`, models/pips-classifier-2.onnx).
 The values still read unsurely are then read again from a sharper crop by the close look
-(`CloseLookClassifier`, models/pips-close-look.onnx).
+(`CloseLookClassifier`, models/pips-close-look.onnx), which may confirm its unsure values through a red
+filter (`red_look.py`).
 
 The crops keep their colour: many dice have pips whose grey level is the body's (red pips on black or
 blue dice, yellow on green), and only the colour tells them apart.
@@ -29,6 +30,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from .networks import models_folder, open_network
+from .red_look import confirm_through_red
 
 NOT_A_FACE = 0
 INPUT_PX = 32
@@ -172,17 +174,23 @@ class CloseLookClassifier(_CandidateClassifier):
     """The quick network reads every candidate; the values it reads less surely than `below` are read again
     by the close-look network from a sharper crop (48 px: the pips of dark, smoky dice are 2–3 px in the
     quick crop), whose answer replaces the quick one and may be "not a face". What the quick network turned
-    down stays down: re-reading those added extra dice on the dev split."""
+    down stays down: re-reading those added extra dice on the dev split. With `red_look`, the values the
+    close look is still unsure of may be confirmed through a red filter (`red_look.py`)."""
 
-    def __init__(self, quick: _CandidateClassifier, close: PipClassifier, below: float = CLOSE_LOOK_BELOW):
-        self.quick, self.close, self.below = quick, close, below
+    def __init__(self, quick: _CandidateClassifier, close: PipClassifier, below: float = CLOSE_LOOK_BELOW,
+                 red_look: bool = True):
+        self.quick, self.close, self.below, self.red_look = quick, close, below, red_look
 
     def crop_probabilities(self, frame_bgr: np.ndarray, candidates: Sequence) -> np.ndarray:
         p = self.quick.crop_probabilities(frame_bgr, candidates)
         unsure = [i for i, (value, confidence) in enumerate(answers(p))
                   if value != NOT_A_FACE and confidence < self.below]
         if unsure:
-            p[unsure] = self.close.crop_probabilities(frame_bgr, [candidates[i] for i in unsure])
+            crops = self.close.crops(frame_bgr, [candidates[i] for i in unsure])
+            close = self.close.probabilities(crops)
+            if self.red_look:
+                close = confirm_through_red(self.close.probabilities, crops, close, self.below, NOT_A_FACE_FROM)
+            p[unsure] = close
         return p
 
 
@@ -198,8 +206,8 @@ def load_panel(path: str | Path = MODEL_PATH, others: tuple[str | Path, ...] = P
 
 @functools.lru_cache(maxsize=2)
 def load_close_look(path: str | Path = MODEL_PATH, close_path: str | Path = CLOSE_LOOK_PATH,
-                    others: tuple[str | Path, ...] = PANEL_PATHS) -> CloseLookClassifier:
-    return CloseLookClassifier(load_panel(path, others), load_classifier(close_path))
+                    others: tuple[str | Path, ...] = PANEL_PATHS, red_look: bool = True) -> CloseLookClassifier:
+    return CloseLookClassifier(load_panel(path, others), load_classifier(close_path), red_look=red_look)
 
 
 def classify_dice(frame_bgr: np.ndarray, candidates: Iterable, close_look: bool = True) -> list[tuple[int, float]]:
