@@ -92,7 +92,7 @@ GREY = torch.tensor([0.114, 0.587, 0.299]).view(1, 3, 1, 1)  # BGR
 
 
 def augment(patches: torch.Tensor, oblique: torch.Tensor, values: torch.Tensor, g: torch.Generator,
-            input_px: int) -> torch.Tensor:
+            input_px: int, channel_views: float = 0.0) -> torch.Tensor:
     """(n, 3, p, p) uint8 BGR patches -> (n, 3, input_px, input_px) float crops, 0–255."""
     n = len(patches)
     rand = lambda *shape: torch.rand(*shape, generator=g)
@@ -114,6 +114,8 @@ def augment(patches: torch.Tensor, oblique: torch.Tensor, values: torch.Tensor, 
     x = x * (0.7 + 0.6 * rand(n, 3, 1, 1))
     grey = rand(n) < 0.15
     x[grey] = (x[grey] * GREY).sum(1, keepdim=True).expand(-1, 3, -1, -1)
+    one_channel = rand(n) < channel_views  # as the red look shows a crop: one channel (any, after the shuffle) as grey
+    x[one_channel] = x[one_channel][:, :1].expand(-1, 3, -1, -1)
     x = torch.where(rand(n, 1, 1, 1) < 0.2, 1 - x, x)
     x = x.clamp(0, 1) ** torch.exp((rand(n, 1, 1, 1) * 2 - 1) * 0.4)  # gamma 0.67–1.5
     x = 0.5 + (x - 0.5) * (0.6 + 0.8 * rand(n, 1, 1, 1))  # contrast 0.6–1.4
@@ -313,6 +315,8 @@ def main() -> int:
                         help="start from these weights instead of random ones: a --checkpoint, or a shipped .onnx network")
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--threads", type=int, default=2, help="torch CPU threads")
+    parser.add_argument("--channel-views", type=float, default=0.0,
+                        help="share of training crops shown as one colour channel in grey, as the red look reads them")
     parser.add_argument("--widths", default="12,24,48", help="channels of the three convolutions")
     parser.add_argument("--input-px", type=int, default=INPUT_PX, help="crop side the network reads (48: the close look)")
     args = parser.parse_args()
@@ -350,7 +354,7 @@ def main() -> int:
         start, total = time.time(), 0.0
         for _ in range(steps_per_epoch):
             index = torch.multinomial(sampler_weights, args.batch, replacement=True, generator=g)
-            x = normalise(augment(p_all[index], o_all[index], v_all[index], g, args.input_px))
+            x = normalise(augment(p_all[index], o_all[index], v_all[index], g, args.input_px, args.channel_views))
             loss = F.cross_entropy(net(x), v_all[index], label_smoothing=0.02)
             optimiser.zero_grad()
             loss.backward()
