@@ -1,6 +1,7 @@
 """Synthetic classifier patches from companion.vision.scene: rendered dice with known pose.
 
-    python models/pips_synthetic_patches.py OUT.npz [--scenes 600] [--seed 1] [--labels 0] [--plain-ground 0] [--traced]
+    python models/pips_synthetic_patches.py OUT.npz [--scenes 600] [--seed 1] [--labels 0] [--plain-ground 0] [--see-through 0]
+        [--traced]
 
 Each scene has its own camera (tilt 0–60°, field of view 45–75°), its own dice look (one of the
 generator's seven styles, or a random body/pip colour pair, sometimes told apart by colour more than by
@@ -11,7 +12,8 @@ false candidates of `classifier_data.false_candidates`, plus clutter on the bare
 takes for a die: a speck of dirt or a lone dot (which, without a die around it, is not a 1), a round
 button, a printed mark; with `--labels N`, N short printed labels per layout too (a cable's "C120", a
 box's lettering), which the shipped networks read as dice (see pips-close-look.md), and with
-`--plain-ground`, some of that clutter on a plain white sheet. Blur, glare, noise and contrast are added
+`--plain-ground`, some of that clutter on a plain white sheet; `--see-through P` gives a share P of the scenes
+translucent dice whose lower faces show through their bodies (smoky and gem dice). Blur, glare, noise and contrast are added
 at training time, not here. Arrays: patches (n, PATCH_PX, PATCH_PX, 3) uint8 BGR, value (n), oblique (n).
 """
 from __future__ import annotations
@@ -50,6 +52,19 @@ def random_style(rng: np.random.Generator) -> scene.DiceStyle:
     marble = tuple(int(c) for c in rng.integers(0, 256, 3)) if rng.random() < 0.2 else None
     opacity = float(rng.uniform(0.65, 0.9)) if rng.random() < 0.15 else 1.0
     return scene.DiceStyle("random", body, pips, opacity, marble)
+
+
+def see_through_style(rng: np.random.Generator) -> scene.DiceStyle:
+    """Translucent dice whose lower faces' pips show through the body (smoky dice, gem dice): a dark or
+    coloured body, pips differing from it in colour or brightness."""
+    body = tuple(int(c) for c in rng.integers(20, 170, 3))
+    while True:
+        pips = tuple(int(c) for c in rng.integers(0, 256, 3))
+        if np.abs(np.subtract(pips, body)).sum() > 180:
+            break
+    marble = tuple(int(c) for c in rng.integers(0, 256, 3)) if rng.random() < 0.3 else None
+    return scene.DiceStyle("see-through", body, pips, float(rng.uniform(0.8, 0.95)), marble,
+                           see_through=float(rng.uniform(0.35, 0.7)))
 
 
 def _face_quad(renderer: scene.SceneRenderer, pose, value: int) -> np.ndarray:
@@ -185,9 +200,11 @@ def layout_patches(image: np.ndarray, faces: list[tuple[Candidate, list[Candidat
     return [clear, clutter], list(top_values) + [0] * len(negatives) + [0] * len(clutter)
 
 
-def scene_patches(rng: np.random.Generator, layouts: int = 3, labels: int = 0, plain_ground: float = 0.0):
+def scene_patches(rng: np.random.Generator, layouts: int = 3, labels: int = 0, plain_ground: float = 0.0,
+                  see_through: float = 0.0):
     camera = random_camera(rng)
-    renderer = scene.SceneRenderer(camera, random_style(rng), rng, noise=float(rng.uniform(1, 6)))
+    style = see_through_style(rng) if see_through and rng.random() < see_through else random_style(rng)
+    renderer = scene.SceneRenderer(camera, style, rng, noise=float(rng.uniform(1, 6)))
     patches, values = [], []
     for _ in range(layouts):
         count = int(rng.integers(1, 9))
@@ -249,14 +266,20 @@ def main() -> int:
                         help="printed labels drawn as clutter per layout (0, as the shipped networks were trained)")
     parser.add_argument("--plain-ground", type=float, default=0.0,
                         help="share of clutter drawn on a plain, mostly white sheet (0, as the shipped networks)")
+    parser.add_argument("--see-through", type=float, default=0.0,
+                        help="share of scenes with translucent dice whose lower faces show through (0, as the "
+                             "shipped networks)")
     parser.add_argument("--traced", action="store_true",
                         help="draw the scenes with companion.vision.scene_traced (two layouts a scene, about 2 s)")
     args = parser.parse_args()
+    if args.traced and args.see_through:
+        parser.error("--see-through draws with the repo's scene generator, not with --traced")
     rng = np.random.default_rng(args.seed)
     patches, values, oblique = [], [], []
     make = traced_scene_patches if args.traced else scene_patches
     for i in range(args.scenes):
-        p, v, o = make(rng, labels=args.labels, plain_ground=args.plain_ground)
+        p, v, o = make(rng, labels=args.labels, plain_ground=args.plain_ground,
+                       **({"see_through": args.see_through} if args.see_through else {}))
         patches.append(p)
         values += v
         oblique += [o] * len(v)

@@ -3,7 +3,8 @@
 The scene is built in millimetres on a table (z = 0 is the table top, the tray centred on the origin)
 and seen through a pinhole camera, straight down or tilted so the dice's side faces show. Each die is
 a cube whose faces are small textures (body colour or marble, pips as discs, rounded corners) warped
-onto the projected face, so pips become true perspective ellipses. Lambert shading from one light, soft
+onto the projected face, so pips become true perspective ellipses; a see-through die (`DiceStyle.see_through`,
+smoky and gem dice) shows its lower faces, blurred, through its upper faces' bodies. Lambert shading from one light, soft
 cast shadows, lighting flicker, sensor noise and directional motion blur are added on top.
 
 A roll sequence plays, for every roll: a hand reaching into the tray and taking the dice (the first
@@ -56,6 +57,7 @@ class DiceStyle:
     pips: tuple[int, int, int]
     opacity: float = 1.0
     marble: tuple[int, int, int] | None = None
+    see_through: float = 0.0  # a translucent body: how much of the faces behind shows through a face's body
 
 
 STYLES: dict[str, DiceStyle] = {
@@ -209,6 +211,17 @@ def _face_texture(style: DiceStyle, value: int, rng: np.random.Generator) -> np.
     return texture
 
 
+def _pip_mask(value: int) -> np.ndarray:
+    """Where `_face_texture` paints the pips of `value` (255), so a see-through face keeps its pips opaque."""
+    size = TEXTURE_PX
+    mask = np.zeros((size, size), np.uint8)
+    pitch, radius = size * 0.27, max(2, int(round(size * 0.095)))
+    for px, py in PIP_LAYOUT[value]:
+        cv2.circle(mask, (int(round(size / 2 + px * pitch)), int(round(size / 2 + py * pitch))), radius, 255, -1,
+                   cv2.LINE_AA)
+    return mask
+
+
 def _rounded_mask() -> np.ndarray:
     size = TEXTURE_PX
     mask = np.zeros((size, size), np.uint8)
@@ -234,6 +247,7 @@ class SceneRenderer:
         self.light = direction / np.linalg.norm(direction)
         self.textures = {v: _face_texture(style, v, rng) for v in range(1, 7)}
         self.face_mask = _rounded_mask()
+        self.pip_masks = {v: _pip_mask(v) for v in range(1, 7)} if style.see_through else {}
         self.background = self._draw_background()
         # The tray box holds the floor and anything lying on it up to a die's height, so a die against the
         # far wall still has its top face inside the box when the camera is tilted.
@@ -339,11 +353,13 @@ class SceneRenderer:
         layer = np.zeros((y1 - y0, x1 - x0, 3), np.float32)
         alpha = np.zeros((y1 - y0, x1 - x0), np.float32)
         half = DIE_MM / 2
-        for value, normal in _FACE_NORMALS.items():
-            n_world = pose.rotation @ np.array(normal, dtype=float)
+        normals = {value: pose.rotation @ np.array(normal, dtype=float) for value, normal in _FACE_NORMALS.items()}
+        facing = [value for value, n in normals.items() if np.dot(n, position - (pose.position + n * half)) > 0]
+        behind = [value for value in normals if value not in facing] if self.style.see_through else []
+        for value in behind + facing:
+            n_world = normals[value]
             centre = pose.position + n_world * half
-            if np.dot(n_world, position - centre) <= 0:
-                continue
+            seen_from_inside = value in behind
             # Face axes: u along the face's local "right", v its local "down", so pip layouts read upright.
             u_local = _FACE_U[value]
             v_local = _FACE_V[value]
@@ -356,8 +372,15 @@ class SceneRenderer:
             face = cv2.warpPerspective(self.textures[value], homography, size, flags=cv2.INTER_LINEAR).astype(np.float32)
             mask = cv2.warpPerspective(self.face_mask, homography, size, flags=cv2.INTER_LINEAR).astype(np.float32) / 255
             shade = 0.45 + 0.6 * max(0.0, float(np.dot(n_world, self.light)))
+            if seen_from_inside:
+                shade = 0.5
+            elif behind:  # a see-through face: its pips opaque, its body letting the faces behind show
+                pips = cv2.warpPerspective(self.pip_masks[value], homography, size, flags=cv2.INTER_LINEAR)
+                mask = mask * (1 - self.style.see_through * (1 - pips.astype(np.float32) / 255))
             layer = layer * (1 - mask[..., None]) + face * shade * mask[..., None]
             alpha = np.maximum(alpha, mask)
+            if seen_from_inside and value == behind[-1]:
+                layer = cv2.GaussianBlur(layer, (0, 0), 0.8)  # the body scatters what lies behind
         speed = float(np.hypot(*blur))
         if speed >= 1.5:
             length = int(math.ceil(speed))

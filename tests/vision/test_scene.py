@@ -134,3 +134,22 @@ def test_truth_reader_answers_only_for_frames_it_knows():
     last = frames[-1]
     assert sorted(d.value for d in reader.read(last.frame.image)) == last.truth.values
     assert reader.read(np.zeros_like(last.frame.image)) == []
+
+
+def test_a_see_through_die_shows_the_pips_of_its_lower_faces_and_keeps_its_own(monkeypatch):
+    """Smoky and gem dice: a 1 on top, through whose body the 6 below shows (red pips on a dark body)."""
+    camera = CameraModel(320, 240, hfov_deg=25)
+    reds = {}
+    for see_through in (0.0, 0.6):
+        style = STYLES["black"].__class__("smoky", (60, 55, 70), (40, 40, 200), 0.9, None, see_through)
+        monkeypatch.setitem(STYLES, "smoky", style)
+        image, truth = render_scene(7, dice=1, style="smoky", camera=camera, values=[1], noise=0)
+        x0, y0, x1, y1 = (int(round(c)) for c in truth.dice[0].box)
+        cx, cy = truth.dice[0].center
+        face = image[y0:y1, x0:x1].astype(int)
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        off_centre = np.hypot(xx - cx, yy - cy) > 0.2 * (x1 - x0)
+        redness = face[..., 2] - (face[..., 0] + face[..., 1]) / 2
+        reds[see_through] = (int((redness[off_centre] > 25).sum()), int(redness[~off_centre].max()))
+    assert reds[0.6][0] >= max(20, 5 * reds[0.0][0]), reds
+    assert reds[0.6][1] >= reds[0.0][1] - 10, "the top face's own pip stays as red"
