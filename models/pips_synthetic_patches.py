@@ -19,6 +19,7 @@ at training time, not here. Arrays: patches (n, PATCH_PX, PATCH_PX, 3) uint8 BGR
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import sys
 from pathlib import Path
@@ -276,10 +277,9 @@ def main() -> int:
         parser.error("--see-through draws with the repo's scene generator, not with --traced")
     rng = np.random.default_rng(args.seed)
     patches, values, oblique = [], [], []
-    make = traced_scene_patches if args.traced else scene_patches
+    make = traced_scene_patches if args.traced else functools.partial(scene_patches, see_through=args.see_through)
     for i in range(args.scenes):
-        p, v, o = make(rng, labels=args.labels, plain_ground=args.plain_ground,
-                       **({"see_through": args.see_through} if args.see_through else {}))
+        p, v, o = make(rng, labels=args.labels, plain_ground=args.plain_ground)
         patches.append(p)
         values += v
         oblique += [o] * len(v)

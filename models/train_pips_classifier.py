@@ -114,8 +114,9 @@ def augment(patches: torch.Tensor, oblique: torch.Tensor, values: torch.Tensor, 
     x = x * (0.7 + 0.6 * rand(n, 3, 1, 1))
     grey = rand(n) < 0.15
     x[grey] = (x[grey] * GREY).sum(1, keepdim=True).expand(-1, 3, -1, -1)
-    one_channel = rand(n) < channel_views  # as the red look shows a crop: one channel (any, after the shuffle) as grey
-    x[one_channel] = x[one_channel][:, :1].expand(-1, 3, -1, -1)
+    if channel_views:  # as the red look shows a crop: one channel (any, after the shuffle) as grey
+        one_channel = rand(n) < channel_views
+        x[one_channel] = x[one_channel][:, :1].expand(-1, 3, -1, -1)
     x = torch.where(rand(n, 1, 1, 1) < 0.2, 1 - x, x)
     x = x.clamp(0, 1) ** torch.exp((rand(n, 1, 1, 1) * 2 - 1) * 0.4)  # gamma 0.67–1.5
     x = 0.5 + (x - 0.5) * (0.6 + 0.8 * rand(n, 1, 1, 1))  # contrast 0.6–1.4

@@ -203,22 +203,24 @@ def _face_texture(style: DiceStyle, value: int, rng: np.random.Generator) -> np.
         swirl = np.sin(6 * xx + 4 * np.sin(5 * yy + phase[0]) + phase[1]) * np.sin(3 * yy + 2 * np.cos(4 * xx + phase[2]))
         weight = 0.75 * np.clip((swirl + 0.2) * 1.4, 0, 1)[..., None]
         texture = (texture * (1 - weight) + np.array(style.marble) * weight).astype(np.uint8)
+    _draw_pips(texture, value, style.pips)
+    return texture
+
+
+def _draw_pips(texture: np.ndarray, value: int, colour) -> None:
+    """The pips of `value` as discs on a face texture (TEXTURE_PX square)."""
+    size = TEXTURE_PX
     pitch = size * 0.27
     radius = max(2, int(round(size * 0.095)))
     for px, py in PIP_LAYOUT[value]:
         centre = (int(round(size / 2 + px * pitch)), int(round(size / 2 + py * pitch)))
-        cv2.circle(texture, centre, radius, style.pips, -1, cv2.LINE_AA)
-    return texture
+        cv2.circle(texture, centre, radius, colour, -1, cv2.LINE_AA)
 
 
 def _pip_mask(value: int) -> np.ndarray:
     """Where `_face_texture` paints the pips of `value` (255), so a see-through face keeps its pips opaque."""
-    size = TEXTURE_PX
-    mask = np.zeros((size, size), np.uint8)
-    pitch, radius = size * 0.27, max(2, int(round(size * 0.095)))
-    for px, py in PIP_LAYOUT[value]:
-        cv2.circle(mask, (int(round(size / 2 + px * pitch)), int(round(size / 2 + py * pitch))), radius, 255, -1,
-                   cv2.LINE_AA)
+    mask = np.zeros((TEXTURE_PX, TEXTURE_PX), np.uint8)
+    _draw_pips(mask, value, 255)
     return mask
 
 
@@ -371,10 +373,8 @@ class SceneRenderer:
             size = (x1 - x0, y1 - y0)
             face = cv2.warpPerspective(self.textures[value], homography, size, flags=cv2.INTER_LINEAR).astype(np.float32)
             mask = cv2.warpPerspective(self.face_mask, homography, size, flags=cv2.INTER_LINEAR).astype(np.float32) / 255
-            shade = 0.45 + 0.6 * max(0.0, float(np.dot(n_world, self.light)))
-            if seen_from_inside:
-                shade = 0.5
-            elif behind:  # a see-through face: its pips opaque, its body letting the faces behind show
+            shade = 0.5 if seen_from_inside else 0.45 + 0.6 * max(0.0, float(np.dot(n_world, self.light)))
+            if behind and not seen_from_inside:  # a see-through face: its pips opaque, its body letting the faces behind show
                 pips = cv2.warpPerspective(self.pip_masks[value], homography, size, flags=cv2.INTER_LINEAR)
                 mask = mask * (1 - self.style.see_through * (1 - pips.astype(np.float32) / 255))
             layer = layer * (1 - mask[..., None]) + face * shade * mask[..., None]
