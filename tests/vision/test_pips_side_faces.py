@@ -47,11 +47,12 @@ def test_a_tilted_synthetic_scene_gives_about_its_tilt():
     assert tilt_from_one(flat, die.center, die.box[2] - die.box[0]) < 20
 
 
-def test_only_a_die_straight_below_a_1_about_a_face_away_is_suspect():
+def test_only_a_die_below_a_1_about_a_face_away_is_suspect():
     one = Candidate((100, 100), 40, 0.9)
     assert lies_below(Candidate((105, 136), 40, 0.9), one)
     assert not lies_below(Candidate((105, 64), 40, 0.9), one)  # above
     assert not lies_below(Candidate((140, 136), 40, 0.9), one)  # beside
+    assert lies_below(Candidate((80, 128), 40, 0.9), one)  # aside by half a face: a die off the camera's axis
     assert not lies_below(Candidate((100, 160), 40, 0.9), one)  # a die's length away
     image = np.zeros((200, 200, 3), np.uint8)
     kept = [(one, (1, 0.99)), (Candidate((105, 136), 40, 0.9), (5, 0.98))]
