@@ -92,7 +92,7 @@ GREY = torch.tensor([0.114, 0.587, 0.299]).view(1, 3, 1, 1)  # BGR
 
 
 def augment(patches: torch.Tensor, oblique: torch.Tensor, values: torch.Tensor, g: torch.Generator,
-            input_px: int, channel_views: float = 0.0) -> torch.Tensor:
+            input_px: int, channel_views: float = 0.0, jpeg: float = 0.0) -> torch.Tensor:
     """(n, 3, p, p) uint8 BGR patches -> (n, 3, input_px, input_px) float crops, 0–255."""
     n = len(patches)
     rand = lambda *shape: torch.rand(*shape, generator=g)
@@ -134,7 +134,20 @@ def augment(patches: torch.Tensor, oblique: torch.Tensor, values: torch.Tensor, 
         k = (k.view(5, 1) * k.view(1, 5) / k.sum() ** 2).expand(3, 1, 5, 5).contiguous()
         x[blurred] = F.conv2d(F.pad(x[blurred], (2, 2, 2, 2), mode="replicate"), k, groups=3)
     x = x + torch.randn(x.shape, generator=g) * 0.03 * rand(n, 1, 1, 1)
-    return x.clamp(0, 1) * 255
+    x = x.clamp(0, 1) * 255
+    if jpeg:  # a camera or phone sending rougher JPEG: blocks, and the pips' colour smeared at half resolution
+        compressed = torch.nonzero(rand(n) < jpeg).flatten()
+        qualities = (30 + 60 * rand(len(compressed))).int().tolist()
+        for i, quality in zip(compressed.tolist(), qualities):
+            x[i] = jpeg_round_trip(x[i], quality)
+    return x
+
+
+def jpeg_round_trip(crop: torch.Tensor, quality: int) -> torch.Tensor:
+    """A (3, h, w) float 0–255 BGR crop, JPEG-encoded at `quality` and decoded again."""
+    image = np.ascontiguousarray(crop.round().to(torch.uint8).permute(1, 2, 0).numpy())
+    _, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return torch.from_numpy(cv2.imdecode(encoded, cv2.IMREAD_COLOR)).permute(2, 0, 1).float()
 
 
 def at_scale(patches: np.ndarray, input_px: int) -> np.ndarray:
@@ -318,6 +331,8 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=2, help="torch CPU threads")
     parser.add_argument("--channel-views", type=float, default=0.0,
                         help="share of training crops shown as one colour channel in grey, as the red look reads them")
+    parser.add_argument("--jpeg", type=float, default=0.0,
+                        help="share of training crops JPEG-compressed at quality 30-90 after the other changes")
     parser.add_argument("--widths", default="12,24,48", help="channels of the three convolutions")
     parser.add_argument("--input-px", type=int, default=INPUT_PX, help="crop side the network reads (48: the close look)")
     args = parser.parse_args()
@@ -355,7 +370,8 @@ def main() -> int:
         start, total = time.time(), 0.0
         for _ in range(steps_per_epoch):
             index = torch.multinomial(sampler_weights, args.batch, replacement=True, generator=g)
-            x = normalise(augment(p_all[index], o_all[index], v_all[index], g, args.input_px, args.channel_views))
+            x = normalise(augment(p_all[index], o_all[index], v_all[index], g, args.input_px, args.channel_views,
+                                          args.jpeg))
             loss = F.cross_entropy(net(x), v_all[index], label_smoothing=0.02)
             optimiser.zero_grad()
             loss.backward()
