@@ -370,8 +370,8 @@ def main() -> int:
         start, total = time.time(), 0.0
         for _ in range(steps_per_epoch):
             index = torch.multinomial(sampler_weights, args.batch, replacement=True, generator=g)
-            x = normalise(augment(p_all[index], o_all[index], v_all[index], g, args.input_px, args.channel_views,
-                                          args.jpeg))
+            x = normalise(augment(p_all[index], o_all[index], v_all[index], g, args.input_px,
+                                  args.channel_views, args.jpeg))
             loss = F.cross_entropy(net(x), v_all[index], label_smoothing=0.02)
             optimiser.zero_grad()
             loss.backward()
