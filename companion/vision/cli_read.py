@@ -97,6 +97,7 @@ def read_images(paths: list[str], reader, tray, as_json: bool, out=None, rotate:
 
 def run(args) -> int:
     from .pips.networks import ModelMissing
+    from .sources import SourceError
 
     if args.camera and args.images:
         raise CliError("give either IMAGE... or --camera, not both")
@@ -115,6 +116,8 @@ def run(args) -> int:
     except ModelMissing as exc:
         raise CliError(f"{exc}; re-run the installer (sudo systemd/install.sh) or restore models/, "
                        "and `companion doctor` checks them all") from None
+    except SourceError as exc:  # --camera: a camera missing at start, a bad spec, an empty folder
+        raise CliError(str(exc)) from None
 
 
 def _read(args, tray) -> int:

@@ -81,3 +81,19 @@ def test_a_missing_network_is_a_one_line_error_that_says_how_to_restore_it(run_c
     code, out, err = run_cli("read", two_dice, "--json")
     assert code == 2 and out == ""
     assert "pips-classifier-2.onnx is missing" in err and "install.sh" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("spec, says", [
+    ("usb:63", "cannot open USB camera 63 (/dev/video63): check the USB cable"),
+    ("usb:x", "bad camera spec 'usb:x'"),
+    ("no-such-camera.mp4", "no camera or file 'no-such-camera.mp4'"),
+])
+def test_a_camera_that_cannot_be_opened_is_a_one_line_error_that_says_what_to_check(run_cli, spec, says):
+    code, out, err = run_cli("read", "--camera", spec)
+    assert code == 2 and out == ""
+    assert says in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_an_empty_folder_given_as_the_camera_is_named(run_cli, tmp_path):
+    code, _, err = run_cli("read", "--camera", str(tmp_path))
+    assert code == 2 and f"folder {tmp_path} has no images" in err
