@@ -217,6 +217,8 @@ class VideoFileSource:
             while True:
                 ok, image = capture.read()
                 if not ok:
+                    if index == 0:
+                        raise SourceError(f"cannot read video file {self.path}: it holds no frame OpenCV can decode")
                     return
                 yield Frame(self.t0 + int(round(index * 1e9 / fps)), image)
                 index += 1

@@ -94,6 +94,10 @@ def test_a_camera_that_cannot_be_opened_is_a_one_line_error_that_says_what_to_ch
     assert says in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
-def test_an_empty_folder_given_as_the_camera_is_named(run_cli, tmp_path):
+def test_an_empty_folder_or_a_file_without_frames_given_as_the_camera_is_named(run_cli, tmp_path):
     code, _, err = run_cli("read", "--camera", str(tmp_path))
     assert code == 2 and f"folder {tmp_path} has no images" in err
+    broken = tmp_path / "broken.jpg"
+    broken.write_text("not a picture")
+    code, out, err = run_cli("read", "--camera", str(broken))
+    assert code == 2 and out == "" and f"cannot read video file {broken}" in err

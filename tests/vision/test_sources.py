@@ -141,6 +141,13 @@ def test_a_file_that_is_not_a_video_is_refused(tmp_path):
         list(VideoFileSource(path))
 
 
+def test_a_file_that_opens_but_holds_no_frame_is_refused(tmp_path):
+    path = tmp_path / "x.jpg"  # OpenCV opens it as a one-picture video, then reads nothing
+    path.write_text("not a picture")
+    with pytest.raises(SourceError, match="holds no frame"):
+        list(open_source(str(path)))
+
+
 def test_a_recording_directory_opens_as_a_recording(tmp_path):
     with FrameRecorder(tmp_path / "session", fmt="png") as recorder:
         recorder.write(Frame(5, image(7)))
