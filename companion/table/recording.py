@@ -60,6 +60,12 @@ def read_events(directory: str | Path) -> list[Event]:
         lines = path.read_text(encoding="utf-8").splitlines()
     except FileNotFoundError:
         raise BadRecording(f"{directory} is not a recorded session: {EVENTS_FILE} is missing") from None
+    except NotADirectoryError:
+        raise BadRecording(f"{directory} is not a recorded session: a session is a directory") from None
+    except UnicodeDecodeError:
+        raise BadRecording(f"{path} is not a text file of events") from None
+    except OSError as exc:
+        raise BadRecording(f"cannot read {path}: {exc.strerror}") from None
     events = []
     for number, line in enumerate(lines, 1):
         if not line.strip():

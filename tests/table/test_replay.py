@@ -92,6 +92,14 @@ def test_replay_cli_prints_the_game_and_refuses_bad_input(tmp_path, run_cli):
     assert code == 2 and "events.jsonl is missing" in err
     code, _, err = run_cli("replay", str(tmp_path / "s"), "--resume")
     assert code == 2 and "--resume needs --state-dir" in err
+    a_file = tmp_path / "photo.jpg"
+    a_file.write_bytes(b"\xff\xd8 not a session")
+    code, _, err = run_cli("replay", str(a_file))
+    assert code == 2 and f"{a_file} is not a recorded session: a session is a directory" in err
+    (tmp_path / "binary").mkdir()
+    (tmp_path / "binary" / "events.jsonl").write_bytes(b"\xff\xfe\x00")
+    code, _, err = run_cli("replay", str(tmp_path / "binary"))
+    assert code == 2 and "events.jsonl is not a text file of events" in err
 
 
 def test_record_cli_writes_a_synthetic_session(tmp_path, run_cli):
