@@ -70,6 +70,16 @@ CHOICES: dict[tuple[str, str], tuple[Any, ...]] = {
     ("camera", "rotate"): (0, 90, 180, 270),
 }
 
+# Numbers that make sense only in a range (inclusive; None: no bound), refused at load like CHOICES.
+RANGES: dict[tuple[str, str], tuple[int | None, int | None]] = {
+    ("service", "port"): (0, 65535),  # 0: any free port
+    ("service", "threads"): (1, None),
+    ("service", "max_streams"): (1, None),
+    ("camera", "width"): (16, None),
+    ("camera", "height"): (16, None),
+    ("camera", "settle_ms"): (0, None),
+}
+
 
 @dataclasses.dataclass
 class Settings:
@@ -99,6 +109,10 @@ def _coerce(section: str, key: str, value: Any) -> Any:
     choices = CHOICES.get((section, key))
     if choices is not None and value not in choices:
         raise BadSettings(f"setting {section}.{key} must be one of {', '.join(map(str, choices))}, got {value!r}")
+    low, high = RANGES.get((section, key), (None, None))
+    if (low is not None and value < low) or (high is not None and value > high):
+        bounds = f"from {low} to {high}" if high is not None else f"at least {low}"
+        raise BadSettings(f"setting {section}.{key} must be {bounds}, got {value!r}")
     return value
 
 

@@ -26,6 +26,20 @@ def test_settings_layers_and_errors(tmp_path):
         load_settings(path, env={})
 
 
+@pytest.mark.parametrize("setting, says", [
+    ("[service]\nport = 99999", "service.port must be from 0 to 65535, got 99999"),
+    ("[service]\nthreads = 0", "service.threads must be at least 1, got 0"),
+    ("[camera]\nwidth = -1280", "camera.width must be at least 16, got -1280"),
+    ("[camera]\nsettle_ms = -300", "camera.settle_ms must be at least 0, got -300"),
+])
+def test_numbers_out_of_their_range_are_refused_naming_the_setting(tmp_path, setting, says):
+    path = tmp_path / "companion.toml"
+    path.write_text(setting + "\n")
+    with pytest.raises(BadSettings, match=says):
+        load_settings(path, env={})
+    assert load_settings(None, env={"COMPANION_SERVICE_PORT": "0"})["service"]["port"] == 0  # any free port
+
+
 def test_events_round_trip_through_json():
     die = DieReading(4, (10.0, 20.0), (0.0, 5.0, 20.0, 35.0), 0.98)
     for event in (DiceSettled(5, (die, die)), ZoneState(6, "fruit", (die,)), BallEntered(7, 3),
