@@ -37,6 +37,8 @@ def check_command(data: Any) -> dict[str, Any]:
     if not isinstance(data, Mapping):
         raise BadCommand("a request must be a JSON object")
     name = data.get("do")
+    if name is None:
+        raise BadCommand(f"a request names what to do in \"do\": one of {', '.join(COMMANDS)}")
     if not isinstance(name, str) or name not in _FIELDS:
         raise BadCommand(f"unknown request {name!r}; expected one of: {', '.join(COMMANDS)}")
     fields = _FIELDS[name]
