@@ -64,10 +64,21 @@ def read_upright(reader, frame, tray, degrees: int):
     return [reading_back(d, degrees, turned.shape) for d in reader.read(turned, tray)]
 
 
-def read_images(paths: list[str], reader, tray, as_json: bool, out=None, rotate: int = 0,
-                auto_tray: bool = False) -> int:
+def _not_a_file(path: str) -> str | None:
+    """Why `path` cannot be opened as an image file, checked before OpenCV, which only warns on stderr."""
     import os
 
+    if not os.path.exists(path):
+        return "no such file"
+    if os.path.isdir(path):
+        return "a folder, not an image file"
+    if not os.access(path, os.R_OK):
+        return "not readable (permission denied)"
+    return None
+
+
+def read_images(paths: list[str], reader, tray, as_json: bool, out=None, rotate: int = 0,
+                auto_tray: bool = False) -> int:
     import cv2
 
     from .tray_finder import FoundTrayReader, find_tray
@@ -75,9 +86,10 @@ def read_images(paths: list[str], reader, tray, as_json: bool, out=None, rotate:
     out = out or sys.stdout
     read_any = False
     for path in paths:
-        frame = cv2.imread(path, cv2.IMREAD_COLOR)
+        error = _not_a_file(path)
+        frame = None if error else cv2.imread(path, cv2.IMREAD_COLOR)
         if frame is None:
-            error = "no such file" if not os.path.exists(path) else "cannot decode as an image"
+            error = error or "cannot decode as an image"
             print(json.dumps({"image": path, "error": error}) if as_json else f"{path}: error: {error}", file=out)
             continue
         start = time.perf_counter_ns()

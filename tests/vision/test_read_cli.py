@@ -44,6 +44,14 @@ def test_a_missing_or_broken_image_is_an_error_line_and_the_rest_go_on(run_cli, 
     assert len(lines[2]["dice"]) == 2
 
 
+def test_a_folder_given_as_an_image_is_named_a_folder(run_cli, two_dice, tmp_path):
+    code, out, _ = run_cli("read", str(tmp_path), two_dice, "--json")
+    lines = [json.loads(l) for l in out.splitlines()]
+    assert code == 0
+    assert lines[0] == {"image": str(tmp_path), "error": "a folder, not an image file"}
+    assert len(lines[1]["dice"]) == 2
+
+
 def test_exit_code_1_when_no_image_could_be_read(run_cli, tmp_path):
     code, out, _ = run_cli("read", str(tmp_path / "missing.jpg"), "--json")
     assert code == 1 and "error" in json.loads(out)
