@@ -27,6 +27,10 @@ kept when they read as a face at least `SHOULDER_SURE`.
 A camera at an angle sees the side face below each die's top face; under a 1 that side face can read as a
 clean face, so a die that `side_faces` finds suspect is read again `SIDE_FACE_LOOK` times wider, which
 takes in the 1's pip, and dropped if that wider look calls it "not a top face".
+
+A die's reported centre is its candidate's, but for a 1: its pip is the top face's centre (`pip_of_one`),
+where a tilted camera puts the candidate's centre lower, between the top face and the side face below it.
+The box stays the candidate's, around the whole die.
 """
 from __future__ import annotations
 
@@ -38,6 +42,7 @@ import numpy as np
 from ...events import DieReading
 from ..tray import crop_to_tray
 from . import side_faces
+from .pip_of_one import centre_of_one
 from .detector import Candidate, PipDetector, decode, find_dice, shoulders
 
 __all__ = ["Candidate", "LearnedPipReader", "find_dice", "classify_dice"]
@@ -104,12 +109,13 @@ class LearnedPipReader:
         kept = self._without_side_faces_of_ones(image, kept)
         readings = []
         for candidate, (value, confidence) in kept:
-            cx, cy = candidate.center[0] + ox, candidate.center[1] + oy
+            x, y = candidate.center[0] + ox, candidate.center[1] + oy
             half = candidate.size / 2
+            pip = centre_of_one(image, candidate.center, candidate.size) if value == 1 else None
             readings.append(DieReading(
                 value=int(value),
-                center=(float(cx), float(cy)),
-                box=(float(cx - half), float(cy - half), float(cx + half), float(cy + half)),
+                center=(float(x), float(y)) if pip is None else (pip[0] + ox, pip[1] + oy),
+                box=(float(x - half), float(y - half), float(x + half), float(y + half)),
                 confidence=float(confidence),
                 unsure=float(confidence) < self.unsure_below,
             ))

@@ -15,6 +15,8 @@ import math
 
 import numpy as np
 
+from .pip_of_one import ellipse_of
+
 ACROSS = 0.6  # at most this many of the 1's face sizes sideways (off-centre dice show it aside) ...
 BELOW = (0.5, 1.2)  # ... and this far below it (dev split)
 LEAST_TILT_DEG = 35.0  # side faces of a less tilted view are too thin to read as a face
@@ -52,15 +54,10 @@ def tilt_from_one(image_bgr: np.ndarray, center: tuple[float, float], size: floa
     pip = min(range(1, count), key=lambda i: (centres[i][0] - middle) ** 2 + (centres[i][1] - middle) ** 2)
     if math.dist(centres[pip], (middle, middle)) > 0.15 * size or stats[pip, cv2.CC_STAT_AREA] < 6:
         return None
-    m = cv2.moments((labels == pip).astype(np.uint8), True)
-    mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
-    spread = math.hypot((mu20 - mu02) / 2, mu11)
-    long_axis, short_axis = (mu20 + mu02) / 2 + spread, max((mu20 + mu02) / 2 - spread, 0.0)
-    level = abs(0.5 * math.degrees(math.atan2(2 * mu11, mu20 - mu02)))
-    ratio = math.sqrt(short_axis / long_axis) if long_axis > 0 else 1.0
-    if ratio < 0.95 and level > UPRIGHT_WITHIN_DEG:
+    ellipse = ellipse_of(labels == pip)
+    if ellipse.ratio < 0.95 and ellipse.level_deg > UPRIGHT_WITHIN_DEG:
         return None
-    return math.degrees(math.acos(min(1.0, ratio)))
+    return ellipse.tilt_deg
 
 
 def suspects(image_bgr: np.ndarray, kept: list) -> list[int]:
