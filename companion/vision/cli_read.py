@@ -64,32 +64,16 @@ def read_upright(reader, frame, tray, degrees: int):
     return [reading_back(d, degrees, turned.shape) for d in reader.read(turned, tray)]
 
 
-def _not_a_file(path: str) -> str | None:
-    """Why `path` cannot be opened as an image file, checked before OpenCV, which only warns on stderr."""
-    import os
-
-    if not os.path.exists(path):
-        return "no such file"
-    if os.path.isdir(path):
-        return "a folder, not an image file"
-    if not os.access(path, os.R_OK):
-        return "not readable (permission denied)"
-    return None
-
-
 def read_images(paths: list[str], reader, tray, as_json: bool, out=None, rotate: int = 0,
                 auto_tray: bool = False) -> int:
-    import cv2
-
+    from .image_files import read_image
     from .tray_finder import FoundTrayReader, find_tray
 
     out = out or sys.stdout
     read_any = False
     for path in paths:
-        error = _not_a_file(path)
-        frame = None if error else cv2.imread(path, cv2.IMREAD_COLOR)
+        frame, error = read_image(path)
         if frame is None:
-            error = error or "cannot decode as an image"
             print(json.dumps({"image": path, "error": error}) if as_json else f"{path}: error: {error}", file=out)
             continue
         start = time.perf_counter_ns()

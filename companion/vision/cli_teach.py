@@ -41,13 +41,13 @@ def _store(args):
 
 
 def _load_images(paths: list[str]):
-    import cv2
+    from .image_files import read_image
 
     out = []
     for path in paths:
-        image = cv2.imread(path, cv2.IMREAD_COLOR)
+        image, error = read_image(path)
         if image is None:
-            raise CliError(f"cannot read image {path}: not found or not an image; nothing was changed")
+            raise CliError(f"cannot read image {path}: {error}; nothing was changed")
         out.append((path, image))
     return out
 

@@ -238,12 +238,12 @@ class FolderSource:
             raise SourceError(f"folder {self.path} has no images ({', '.join(IMAGE_SUFFIXES)})")
 
     def __iter__(self) -> Iterator[Frame]:
-        import cv2
+        from .image_files import read_image
 
         for index, path in enumerate(self.files):
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            image, error = read_image(path)
             if image is None:
-                raise SourceError(f"cannot read image {path}")
+                raise SourceError(f"cannot read image {path}: {error}")
             yield Frame(self.t0 + int(round(index * self.interval_ms * 1e6)), image)
 
 

@@ -118,6 +118,15 @@ def test_a_folder_of_images_in_name_order_at_a_fixed_interval(tmp_path):
     assert frames[0].image.shape == (10, 12, 3)
 
 
+def test_a_broken_image_in_a_folder_is_named_with_why(tmp_path):
+    cv2.imwrite(str(tmp_path / "a.png"), np.zeros((10, 12, 3), np.uint8))
+    (tmp_path / "b.jpg").write_bytes(b"half a photo")
+    frames = iter(FolderSource(tmp_path))
+    assert next(frames).image.shape == (10, 12, 3)
+    with pytest.raises(SourceError, match=r"b\.jpg: cannot decode as an image"):
+        next(frames)
+
+
 def test_an_empty_folder_is_refused(tmp_path):
     with pytest.raises(SourceError, match="has no images"):
         FolderSource(tmp_path)

@@ -94,9 +94,14 @@ def test_two_faces_that_look_alike_are_refused_and_change_nothing(run_cli, tmp_p
 
 def test_unknown_face_unreadable_image_and_missing_images_are_one_line_errors(run_cli, tmp_path):
     state = str(tmp_path / "state")
+    not_an_image = tmp_path / "notes.png"
+    not_an_image.write_text("a shopping list, not a photo")
+    not_an_image = str(not_an_image)
     cases = [
         (("teach", "fruit", "--face", "kiwi", photo(tmp_path, "fruit", "banana", 1)), "'kiwi' is not a face"),
-        (("teach", "fruit", "--face", "banana", str(tmp_path / "nope.png")), "cannot read image"),
+        (("teach", "fruit", "--face", "banana", str(tmp_path / "nope.png")), "nope.png: no such file"),
+        (("teach", "fruit", "--face", "banana", str(tmp_path)), "a folder, not an image file"),
+        (("teach", "fruit", "--face", "banana", not_an_image), "cannot decode as an image"),
         (("teach", "fruit", "--face", "banana"), "no images of the banana face"),
         (("teach", "matcho"), "give one of"),
         (("teach", "fruit", "--status", "--box", "../escape"), "box name"),
