@@ -42,8 +42,8 @@ import numpy as np
 from ...events import DieReading
 from ..tray import crop_to_tray
 from . import side_faces
-from .pip_of_one import centre_of_one
 from .detector import Candidate, PipDetector, decode, find_dice, shoulders
+from .pip_of_one import centre_of_one
 
 __all__ = ["Candidate", "LearnedPipReader", "find_dice", "classify_dice"]
 
