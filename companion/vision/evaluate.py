@@ -223,6 +223,15 @@ def report(score: SetScore, title: str) -> str:
     return "\n".join(lines)
 
 
+def table(groups: dict[str, SetScore], kind: str = "photos", unit: str = "photos") -> str:
+    """One line per group of photos (or scenes): dice right, silently wrong, unsure, missed, extra dice."""
+    lines = [f"{kind:<18}{unit:>7}{'dice':>6}{'right':>8}{'wrong':>7}{'unsure':>8}{'missed':>8}{'extra/100':>11}"]
+    for name, score in groups.items():
+        lines.append(f"{name:<18}{len(score.images):>7}{score.dice:>6}{score.die_accuracy:>8.1%}{score.wrong:>7}"
+                     f"{score.unsure:>8}{score.missed:>8}{score.extra_per_100_photos:>11.1f}")
+    return "\n".join(lines)
+
+
 def add_reader_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dice", default="pips", help="reader kind (see companion.vision.readers)")
     parser.add_argument("--classifier", type=Path, nargs="+", metavar="NETWORK",
@@ -261,9 +270,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", choices=SPLITS, default="all",
                         help="kept-out / trained: the dev images the pip classifiers did not / did train on")
     add_reader_options(parser)
-    parser.add_argument("--vary", choices=list(VARIANTS),
+    parser.add_argument("--vary", choices=[*VARIANTS, "all"],
                         help="read each photo turned, rescaled, darker, brighter or as rougher JPEG (the labels move along): "
-                             "other photos of the same kinds")
+                             "other photos of the same kinds; all: the photos as taken and every variant, one line each")
     parser.add_argument("--show-misses", action="store_true", help="list every photo that is not all right")
     args = parser.parse_args(argv)
 
@@ -273,13 +282,20 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         print(f"evaluate: {exc}", file=sys.stderr)
         return 2
-    score = score_set(images, reader, args.vary)
-    print(report(score, f"{Path(args.folder).name} [{args.split}{', ' + args.vary if args.vary else ''}]"))
+    if args.vary == "all":
+        scores = {variant or "as taken": score_set(images, reader, variant) for variant in (None, *VARIANTS)}
+        print(f"{Path(args.folder).name} [{args.split}]")
+        print(table(scores, "variant"))
+    else:
+        score = score_set(images, reader, args.vary)
+        print(report(score, f"{Path(args.folder).name} [{args.split}{', ' + args.vary if args.vary else ''}]"))
+        scores = {args.vary or "": score}
     if args.show_misses:
-        for s in score.images:
-            if not s.right:
-                wrong = [(label, read) for label, read, unsure in s.pairs if read != label or unsure]
-                print(f"  {s.name}: wrong {wrong} extra {s.extra}")
+        for variant, score in scores.items():
+            for s in score.images:
+                if not s.right:
+                    wrong = [(label, read) for label, read, unsure in s.pairs if read != label or unsure]
+                    print(f"  {variant + ': ' if len(scores) > 1 else ''}{s.name}: wrong {wrong} extra {s.extra}")
     return 0
 
 

@@ -26,7 +26,7 @@ from typing import Iterator
 
 import numpy as np
 
-from .evaluate import LabelledDie, SetScore, add_reader_options, match, reader_for, report
+from .evaluate import LabelledDie, SetScore, add_reader_options, match, reader_for, report, table
 
 TILTS = ((0.0, 10.0), (25.0, 35.0), (50.0, 60.0))
 FRAME_SIZES = ((640, 480), (1280, 720))
@@ -80,14 +80,6 @@ def score_scenes(reader, count: int, seed: int, renderer: str = "warped") -> dic
     return {name: score for kind in by_kind for name, score in sorted(kind.items())}
 
 
-def table(groups: dict[str, SetScore]) -> str:
-    lines = [f"{'scenes':<18}{'frames':>7}{'dice':>6}{'right':>8}{'wrong':>7}{'unsure':>8}{'missed':>8}{'extra/100':>11}"]
-    for name, score in groups.items():
-        lines.append(f"{name:<18}{len(score.images):>7}{score.dice:>6}{score.die_accuracy:>8.1%}{score.wrong:>7}"
-                     f"{score.unsure:>8}{score.missed:>8}{score.extra_per_100_photos:>11.1f}")
-    return "\n".join(lines)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.vision.evaluate_scenes", description=__doc__.split("\n")[0])
     parser.add_argument("--scenes", type=int, default=300, help="how many scenes (default 300, about a minute)")
@@ -109,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     groups = score_scenes(reader, args.scenes, args.seed, args.renderer)
     title = "synthetic scenes" if args.renderer == "warped" else "traced scenes"
     print(report(groups["all"], f"{title} (seed {args.seed})"))
-    print(table(groups))
+    print(table(groups, "scenes", "frames"))
     return 0
 
 

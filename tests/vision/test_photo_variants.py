@@ -95,3 +95,18 @@ def test_the_command_scores_the_varied_photos(capsys):
     with pytest.raises(SystemExit):
         main([str(folder), "--vary", "sideways"])
     assert "invalid choice: 'sideways'" in capsys.readouterr().err
+
+
+def test_the_command_scores_every_variant_in_one_table(capsys):
+    folder = DATA / "matteop65-d6"
+    if not folder.is_dir():
+        pytest.skip(f"the real photos are not at {folder}")
+    assert main([str(folder), "--split", "holdout", "--vary", "jpeg"]) == 0
+    jpeg = capsys.readouterr().out.splitlines()[1].split()[2]  # "  per die:   98.3% right ..."
+    assert main([str(folder), "--split", "holdout", "--vary", "all"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "matteop65-d6 [holdout]"
+    rows = {line[:18].strip(): line[18:].split() for line in lines[2:]}
+    assert list(rows) == ["as taken", *VARIANTS]
+    assert all(row[:2] == ["40", "118"] for row in rows.values())
+    assert rows["jpeg"][2] == jpeg
