@@ -36,9 +36,7 @@ def build(data: Path, out: Path = OUT) -> dict[str, int]:
     xs, ys, sizes, values, names, sets = [], [], [], [], [], []
     for name, box_kind in BOX_KINDS.items():
         for image in load_set(data / name, "dev"):
-            frame = cv2.imread(str(image.path), cv2.IMREAD_COLOR)
-            if frame is None:
-                raise OSError(f"cannot decode {image.path}")
+            frame = image.read()
             small = cv2.resize(frame, (frame.shape[1] // SHRINK, frame.shape[0] // SHRINK), interpolation=cv2.INTER_AREA)
             ok, encoded = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
             if not ok:

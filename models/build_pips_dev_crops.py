@@ -61,9 +61,7 @@ def build(data: Path, out: Path, seed: int = 0) -> dict[str, int]:
     patches, values, photo_index, oblique, photos, sets = [], [], [], [], [], []
     for name, box_kind in BOX_KINDS.items():
         for image in load_set(data / name, "dev"):
-            frame = cv2.imread(str(image.path), cv2.IMREAD_COLOR)
-            if frame is None:
-                raise OSError(f"cannot decode {image.path}")
+            frame = image.read()
             truth = label_candidates(image, box_kind)
             label_values = [d.value for d in image.dice]
             found, found_values, extras = detector_candidates(detector, frame, truth, label_values)

@@ -52,6 +52,15 @@ class LabelledImage:
     name: str
     dice: tuple[LabelledDie, ...]
 
+    def read(self):
+        """The photo as a BGR array; OSError naming the photo and why, when it cannot be read."""
+        from .image_files import read_image
+
+        frame, reason = read_image(self.path)
+        if reason:
+            raise OSError(f"{self.path}: {reason}")
+        return frame
+
 
 def split_of(name: str) -> str:
     digest = hashlib.sha1(Path(name).name.encode()).digest()
@@ -188,15 +197,11 @@ class SetScore:
 
 def score_set(images: list[LabelledImage], reader, variant: str | None = None) -> SetScore:
     """`variant`: read each photo as `companion.vision.photo_variants` turns, rescales or darkens it."""
-    import cv2
-
     from .photo_variants import vary
 
     scores = []
     for image in images:
-        frame = cv2.imread(str(image.path), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise OSError(f"cannot decode {image.path}")
+        frame = image.read()
         dice = image.dice
         if variant:
             frame, dice = vary(frame, dice, variant)
@@ -279,17 +284,19 @@ def main(argv: list[str] | None = None) -> int:
     try:
         images = load_set(args.folder, args.split)
         reader = reader_for(args)
+        if args.vary == "all":
+            scores = {variant or "as taken": score_set(images, reader, variant) for variant in (None, *VARIANTS)}
+        else:
+            scores = {args.vary or "": score_set(images, reader, args.vary)}
     except (OSError, ValueError) as exc:
         print(f"evaluate: {exc}", file=sys.stderr)
         return 2
     if args.vary == "all":
-        scores = {variant or "as taken": score_set(images, reader, variant) for variant in (None, *VARIANTS)}
         print(f"{Path(args.folder).name} [{args.split}]")
         print(table(scores, "variant"))
     else:
-        score = score_set(images, reader, args.vary)
+        score, = scores.values()
         print(report(score, f"{Path(args.folder).name} [{args.split}{', ' + args.vary if args.vary else ''}]"))
-        scores = {args.vary or "": score}
     if args.show_misses:
         for variant, score in scores.items():
             for s in score.images:

@@ -98,3 +98,13 @@ def test_scoring_matches_nearest_centre_and_counts_extras():
     score = match(labels, reads)
     assert score.pairs == [(3, 3, False), (5, 2, False)]
     assert score.extra == 1 and not score.right
+
+
+@pytest.mark.parametrize("broken, reason", [(None, "no such file"), (b"not a jpeg", "cannot decode as an image")])
+def test_the_command_names_a_labelled_photo_it_cannot_read(capsys, tmp_path, broken, reason):
+    (tmp_path / "images").mkdir()
+    if broken is not None:
+        (tmp_path / "images" / "a.jpg").write_bytes(broken)
+    (tmp_path / "labels.jsonl").write_text('{"image": "images/a.jpg", "dice": [{"value": 3, "box": [0, 0, 9, 9]}]}\n')
+    assert main([str(tmp_path)]) == 2
+    assert capsys.readouterr().err.strip() == f"evaluate: {tmp_path / 'images' / 'a.jpg'}: {reason}"

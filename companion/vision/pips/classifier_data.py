@@ -150,15 +150,11 @@ def score_classifier(images, box_kind: str, classify, seed: int = 0) -> Classifi
     """Run `classify(frame, candidates)` on every photo's label-centred dice and false candidates."""
     import time
 
-    import cv2
-
     rng = np.random.default_rng(seed)
     confusion = np.zeros((7, 7), int)
     confidences, times = [], []
     for image in images:
-        frame = cv2.imread(str(image.path), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise OSError(f"cannot decode {image.path}")
+        frame = image.read()
         truth = label_candidates(image, box_kind)
         negatives = false_candidates(truth, frame.shape[:2], rng)
         start = time.perf_counter()

@@ -39,11 +39,9 @@ class DetectorScore:
 
 def score_detector(images, find) -> DetectorScore:
     """`find(frame) -> candidates`; each label matches at most one candidate, nearest first."""
-    import cv2
-
     score = DetectorScore()
     for image in images:
-        frame = cv2.imread(str(image.path), cv2.IMREAD_COLOR)
+        frame = image.read()
         candidates = find(frame)
         readings = [DieReading(0, c.center, (0, 0, 0, 0), c.score) for c in candidates]
         result = match(image.dice, readings)
