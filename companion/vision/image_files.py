@@ -18,6 +18,8 @@ def why_unreadable(path: str | os.PathLike) -> str | None:
         return "a folder, not an image file"
     if not os.access(path, os.R_OK):
         return "not readable (permission denied)"
+    if os.path.getsize(path) == 0:
+        return "an empty file (a copy cut short?)"
     return None
 
 

@@ -36,12 +36,15 @@ def test_json_line_per_image_in_the_promised_shape(run_cli, two_dice):
 def test_a_missing_or_broken_image_is_an_error_line_and_the_rest_go_on(run_cli, two_dice, tmp_path):
     broken = tmp_path / "broken.jpg"
     broken.write_bytes(b"not a jpeg")
-    code, out, _ = run_cli("read", str(tmp_path / "missing.jpg"), str(broken), two_dice, "--json")
+    empty = tmp_path / "empty.jpg"
+    empty.touch()
+    code, out, _ = run_cli("read", str(tmp_path / "missing.jpg"), str(broken), str(empty), two_dice, "--json")
     assert code == 0
     lines = [json.loads(l) for l in out.splitlines()]
     assert lines[0] == {"image": str(tmp_path / "missing.jpg"), "error": "no such file"}
     assert lines[1] == {"image": str(broken), "error": "cannot decode as an image"}
-    assert len(lines[2]["dice"]) == 2
+    assert lines[2] == {"image": str(empty), "error": "an empty file (a copy cut short?)"}
+    assert len(lines[3]["dice"]) == 2
 
 
 def test_a_folder_given_as_an_image_is_named_a_folder(run_cli, two_dice, tmp_path):
