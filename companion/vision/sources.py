@@ -13,6 +13,7 @@ injectable so this is tested without hardware.
 from __future__ import annotations
 
 import dataclasses
+import os
 import time
 from pathlib import Path
 from typing import Callable, Iterator, Protocol, Sequence
@@ -109,6 +110,18 @@ class Picamera2Camera:
             self._camera = None
 
 
+def hush_video_io() -> None:
+    """OpenCV's and FFmpeg's own lines for a device or file they cannot open ("can't open camera by index",
+    "moov atom not found") would print above the message that names what to check, and again at every
+    reopening of a lost camera. Kept for a person who asks for them with OPENCV_LOG_LEVEL or
+    OPENCV_FFMPEG_LOGLEVEL."""
+    import cv2
+
+    if "OPENCV_LOG_LEVEL" not in os.environ:
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # FFmpeg's AV_LOG_QUIET
+
+
 class VideoCaptureCamera:
     """A USB (V4L2) camera through OpenCV's VideoCapture."""
 
@@ -120,6 +133,7 @@ class VideoCaptureCamera:
     def open(self) -> None:
         import cv2
 
+        hush_video_io()
         capture = cv2.VideoCapture(self.index)
         if not capture.isOpened():
             capture.release()
@@ -208,6 +222,7 @@ class VideoFileSource:
     def __iter__(self) -> Iterator[Frame]:
         import cv2
 
+        hush_video_io()
         capture = cv2.VideoCapture(str(self.path))
         if not capture.isOpened():
             raise SourceError(f"cannot read video file {self.path}: not a video OpenCV can decode")

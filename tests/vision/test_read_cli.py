@@ -105,6 +105,24 @@ def test_a_camera_that_cannot_be_opened_is_a_one_line_error_that_says_what_to_ch
     assert says in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("spec, says", [
+    ("usb:63", "cannot open USB camera 63 (/dev/video63): check the USB cable"),
+    ("broken.mp4", "not a video OpenCV can decode"),
+])
+def test_opencv_and_ffmpeg_print_nothing_above_the_one_line_that_says_what_to_check(tmp_path, spec, says):
+    """Their lines come from C code, past Python's stderr, so the command runs in a process of its own."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "broken.mp4").write_bytes(bytes(range(256)) * 20)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENCV_")}
+    done = subprocess.run([sys.executable, "-m", "companion", "read", "--camera", spec], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and says in done.stderr, done.stderr
+
+
 def test_an_empty_folder_or_a_file_without_frames_given_as_the_camera_is_named(run_cli, tmp_path):
     code, _, err = run_cli("read", "--camera", str(tmp_path))
     assert code == 2 and f"folder {tmp_path} has no images" in err
