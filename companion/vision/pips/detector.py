@@ -35,6 +35,7 @@ MAX_CANDIDATES = 80
 SAME_DIE = 0.4  # two peaks closer than this many face sizes are one die (dev split: 0.5 merged dice lying flush)
 SHOULDER_HEAT = 0.4  # hot cells for `shoulders` (scene sweep: 0.3 read 2 more of 1,196 dice for twice the looks)
 MAX_SHOULDERS = 8
+LARGE_FROM = 20  # shrunk pixels at the frame's shrink: near the top of the 5–24 the network was trained on
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,8 +57,8 @@ def shrink_for(frame_shape: tuple[int, ...]) -> int:
     return shrink
 
 
-def network_input(frame_bgr: np.ndarray, shrink: int) -> tuple[np.ndarray, float, float]:
-    """The network's input blob (1, 3, h/shrink, w/shrink) and the frame pixels per input pixel (x, y)."""
+def shrunk(frame_bgr: np.ndarray, shrink: int) -> np.ndarray:
+    """The frame shrunk by `shrink` (area averaging), at least STRIDE pixels each way."""
     import cv2
 
     height, width = frame_bgr.shape[:2]
@@ -69,8 +70,19 @@ def network_input(frame_bgr: np.ndarray, shrink: int) -> tuple[np.ndarray, float
         shrink //= 2
     if small.shape[1] != small_w or small.shape[0] != small_h:
         small = cv2.resize(small, (small_w, small_h), interpolation=cv2.INTER_AREA)
+    return small
+
+
+def network_input(frame_bgr: np.ndarray, shrink: int) -> tuple[np.ndarray, float, float]:
+    """The network's input blob (1, 3, h/shrink, w/shrink) and the frame pixels per input pixel (x, y)."""
+    return _blob_of(shrunk(frame_bgr, shrink), frame_bgr.shape)
+
+
+def _blob_of(small: np.ndarray, frame_shape: tuple[int, ...]) -> tuple[np.ndarray, float, float]:
+    import cv2
+
     blob = cv2.dnn.blobFromImage(small, INPUT_SCALE, mean=(INPUT_MEAN, INPUT_MEAN, INPUT_MEAN), swapRB=False)
-    return blob, width / small_w, height / small_h
+    return blob, frame_shape[1] / small.shape[1], frame_shape[0] / small.shape[0]
 
 
 def decode(maps: np.ndarray, scale_x: float, scale_y: float, threshold: float = THRESHOLD,
@@ -135,7 +147,10 @@ class PipDetector:
         self._net = open_network(self.path, "models/train_pips_detector.py")
 
     def maps(self, frame_bgr: np.ndarray, shrink: int) -> tuple[np.ndarray, float, float]:
-        blob, scale_x, scale_y = network_input(frame_bgr, shrink)
+        return self._maps_of(network_input(frame_bgr, shrink))
+
+    def _maps_of(self, blob_and_scales: tuple[np.ndarray, float, float]) -> tuple[np.ndarray, float, float]:
+        blob, scale_x, scale_y = blob_and_scales
         return self._net(blob)[0], scale_x, scale_y
 
     def find(self, frame_bgr: np.ndarray, frame_shape: tuple[int, ...] | None = None) -> list[Candidate]:
@@ -146,9 +161,29 @@ class PipDetector:
     def find_maps(self, frame_bgr: np.ndarray, frame_shape: tuple[int, ...] | None = None) -> tuple[np.ndarray, float, float]:
         """The network's maps for `frame_bgr` and the frame pixels per input pixel (x, y), as `find` reads
         them; `decode` and `shoulders` take them."""
-        if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
-            raise ValueError("expected a BGR image (height × width × 3)")
+        _check_frame(frame_bgr)
         return self.maps(frame_bgr, shrink_for(frame_shape or frame_bgr.shape))
+
+    def find_maps_and_large(self, frame_bgr: np.ndarray, frame_shape: tuple[int, ...] | None = None
+                            ) -> tuple[tuple[np.ndarray, float, float], list[Candidate]]:
+        """`find_maps`, and the top faces at least `LARGE_FROM` shrunk pixels across, which the network finds
+        in the frame shrunk twice as far, well inside the sizes it was trained on. At the frame's own shrink
+        a face that large can come out as groups of its pips (a camera close over a small tray). The second
+        shrink halves the first one's image: about 0.4 ms more for a 1280×720 frame."""
+        import cv2
+
+        _check_frame(frame_bgr)
+        shrink = shrink_for(frame_shape or frame_bgr.shape)
+        small = shrunk(frame_bgr, shrink)
+        half = cv2.resize(small, (max(STRIDE, small.shape[1] // 2), max(STRIDE, small.shape[0] // 2)),
+                          interpolation=cv2.INTER_AREA)
+        large = decode(*self._maps_of(_blob_of(half, frame_bgr.shape)), self.threshold)
+        return self._maps_of(_blob_of(small, frame_bgr.shape)), [c for c in large if c.size >= LARGE_FROM * shrink]
+
+
+def _check_frame(frame_bgr: np.ndarray) -> None:
+    if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
+        raise ValueError("expected a BGR image (height × width × 3)")
 
 
 @functools.lru_cache(maxsize=1)

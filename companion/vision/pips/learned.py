@@ -30,6 +30,14 @@ the other die lies. So the heatmap's shoulders (`detector.shoulders`: hot cells 
 own) at least `SHOULDER_APART` usual faces from every die read are looked at too, at the usual size, and
 kept when they read as a face at least `SHOULDER_SURE`.
 
+A die at the top of the sizes the detector knows, or beyond them (a camera close over a small tray), can
+come out as groups of its pips, each read as a die of its own. So the detector also looks at the frame
+shrunk twice as far (`PipDetector.find_large`), where such a die is of a size it knows well. A large face
+it finds there, not found at about its size already, is read with the others and kept when it reads a
+face at least `LARGE_SURE`; it then stands for the smaller dice read inside it (within half its size),
+unless one of those is at least `LARGE_GIVES_WAY` of its size: a die read at about the right size already,
+and the large face its top and side faces together, as a tilted camera sees them.
+
 A camera at an angle sees the side face below each die's top face; under a 1 that side face can read as a
 clean face, so a die that `side_faces` finds suspect is read again `SIDE_FACE_LOOK` times wider, which
 takes in the 1's pip, and dropped if that wider look calls it "not a top face".
@@ -48,7 +56,7 @@ import numpy as np
 from ...events import DieReading
 from ..tray import crop_to_tray
 from . import side_faces
-from .detector import Candidate, PipDetector, decode, find_dice, shoulders
+from .detector import SAME_DIE, Candidate, PipDetector, decode, find_dice, shoulders
 from .pip_of_one import centre_of_one
 
 __all__ = ["Candidate", "LearnedPipReader", "find_dice", "classify_dice"]
@@ -77,6 +85,9 @@ PIP_PAIR_ALIKE = 1.5  # the larger at most this many times the smaller
 PIP_PAIR_APART = (1.2, 2.6)  # times their mean size
 PIP_PAIR_FACE = 1.25  # the face size over their distance
 PIP_PAIR_SURE = 0.9
+# Large faces (dev split; matteop65 at twice its size: 310 → 327 of 331 right, 8 → 1 silently wrong)
+LARGE_SURE = 0.9
+LARGE_GIVES_WAY = 0.65  # at 0.55, 5 more matteop65 dice at twice their size went wrong or unsure
 SIDE_FACE_LOOK = 1.5  # dev split: the side faces under 1s read as no face, the dice in front kept their value
 
 Classify = Callable[[np.ndarray, Sequence[Candidate]], Sequence[tuple[int, float]]]
@@ -110,16 +121,19 @@ class LearnedPipReader:
         if cropped is None:
             return []
         image, ox, oy = cropped
-        find_maps = getattr(self.detector, "find_maps", None)  # a detector with no maps (a fake) has no shoulders
-        maps = find_maps(image, frame_bgr.shape) if find_maps else None
+        maps, large = self._detect(image, frame_bgr.shape)
         candidates = decode(*maps, self.detector.threshold) if maps else self.detector.find(image, frame_bgr.shape)
-        if not candidates:
+        large = _not_found_yet(large, candidates)
+        if not candidates and not large:
             return []
-        answers = self._classify(image, candidates)
+        answers = self._classify(image, candidates + large)
         kept = [(c, a) for c, a in zip(candidates, answers) if a[0] != NOT_A_DIE]
         turned_down = [c for c, (value, _) in zip(candidates, answers) if value == NOT_A_DIE]
+        large_faces = [(c, a) for c, a in zip(large, answers[len(candidates):]) if a[0] != NOT_A_DIE and a[1] >= LARGE_SURE]
+        kept += large_faces
         kept += self._found_by_looking_again(image, turned_down, kept, maps)
         kept = self._without_side_faces_of_ones(image, kept)
+        kept = _large_faces_for_their_parts(kept, [c for c, _ in large_faces])
         readings = []
         for candidate, (value, confidence) in kept:
             x, y = candidate.center[0] + ox, candidate.center[1] + oy
@@ -177,11 +191,42 @@ class LearnedPipReader:
         dropped = {i for i, (value, _) in zip(suspects, self._classify(image, wider)) if value == NOT_A_DIE}
         return [k for i, k in enumerate(kept) if i not in dropped]
 
+    def _detect(self, image: np.ndarray, frame_shape: tuple[int, ...]) -> tuple[tuple | None, list[Candidate]]:
+        """The detector's maps and large faces; a detector without them (a fake) finds neither shoulders nor
+        large faces."""
+        if hasattr(self.detector, "find_maps_and_large"):
+            return self.detector.find_maps_and_large(image, frame_shape)
+        if hasattr(self.detector, "find_maps"):
+            return self.detector.find_maps(image, frame_shape), []
+        return None, []
+
     def _classify(self, image: np.ndarray, candidates: Sequence[Candidate]) -> Sequence[tuple[int, float]]:
         answers = self.classify(image, candidates)
         if len(answers) != len(candidates):
             raise RuntimeError(f"the classifier answered {len(answers)} times for {len(candidates)} candidates")
         return answers
+
+
+def _not_found_yet(large: list[Candidate], candidates: list[Candidate]) -> list[Candidate]:
+    """The large faces without a candidate of about their size (at least 0.7 of it) within SAME_DIE of their size."""
+    return [c for c in large
+            if not any(other.size >= 0.7 * c.size and _within(other, c, SAME_DIE * c.size) for other in candidates)]
+
+
+def _large_faces_for_their_parts(kept: list, large: list[Candidate]) -> list:
+    """`kept` with each large face standing for the smaller dice read within half its size, or dropped where one
+    of those is at least LARGE_GIVES_WAY of its size."""
+    if not large:
+        return kept
+    large_ids = {id(c) for c in large}
+    dropped: set[int] = set()
+    for face in (c for c, _ in kept if id(c) in large_ids):
+        inside = [i for i, (c, _) in enumerate(kept) if id(c) not in large_ids and _within(c, face, face.size / 2)]
+        if any(kept[i][0].size >= LARGE_GIVES_WAY * face.size for i in inside):
+            dropped.add(next(i for i, (c, _) in enumerate(kept) if c is face))
+        else:
+            dropped.update(inside)
+    return [k for i, k in enumerate(kept) if i not in dropped]
 
 
 def _pip_pair_looks(turned_down: list[Candidate]) -> list[Candidate]:
