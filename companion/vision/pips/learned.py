@@ -12,12 +12,6 @@ a few pips, not a face, and is turned down. So each turned-down candidate has a 
 `SECOND_LOOK` times its size; what reads confidently as a face then is kept unless a die already read
 lies within that larger face's side (the detector's two candidates on a 2's two pips are one die).
 
-A die far larger than the detector knows can come out as its pips alone: candidates each a pip's size,
-turned down, whose second looks at twice that size still show one pip, and read 1. So each two turned-down
-candidates alike in size and one to three of their sizes apart are also looked at from the middle between
-them, as wide as a face whose pips they could be (`PIP_PAIR_*`), and kept when that reads a face surely;
-they come before the second looks, which then give way to them.
-
 The detector's candidate on one of two dice lying flush can sit between them, sized for both, and is
 turned down too. Dice in one frame are about one size, so each turned-down candidate about that size or
 larger has re-centred looks: read again at the usual face size (the median of the dice read surely), at
@@ -31,12 +25,12 @@ own) at least `SHOULDER_APART` usual faces from every die read are looked at too
 kept when they read as a face at least `SHOULDER_SURE`.
 
 A die at the top of the sizes the detector knows, or beyond them (a camera close over a small tray), can
-come out as groups of its pips, each read as a die of its own. So the detector also looks at the frame
-shrunk twice as far (`PipDetector.find_large`), where such a die is of a size it knows well. A large face
-it finds there, not found at about its size already, is read with the others and kept when it reads a
-face at least `LARGE_SURE`; it then stands for the smaller dice read inside it (within half its size),
-unless one of those is at least `LARGE_GIVES_WAY` of its size: a die read at about the right size already,
-and the large face its top and side faces together, as a tilted camera sees them.
+come out as groups of its pips, each read as a die of its own (a 2 as a 1). So the detector also looks at
+the frame shrunk twice as far (`PipDetector.find_maps_and_large`), where such a die is of a size it knows
+well. A large face it finds there, not found at about its size already, is read with the others and kept
+when it reads a face at least `LARGE_SURE`; it then stands for the smaller dice read inside it (within
+half its size), unless one of those is at least `LARGE_GIVES_WAY` of its size: a die read at about the
+right size already, and the large face its top and side faces together, as a tilted camera sees them.
 
 A camera at an angle sees the side face below each die's top face; under a 1 that side face can read as a
 clean face, so a die that `side_faces` finds suspect is read again `SIDE_FACE_LOOK` times wider, which
@@ -78,13 +72,6 @@ RECENTRE_SURE = 0.9
 RECENTRE_APART = 0.6
 SHOULDER_APART = 0.75  # usual faces from every die read (dev split and scene sweep)
 SHOULDER_SURE = 0.97  # dev split: at 0.9 a matteop65 photo gained an extra die, and 4 more labels read as dice
-# Pip pairs: a die much larger than the detector knows is found as its pips, each too small a candidate, turned
-# down; its 2's pips lie 0.8 of a face apart on the diagonal (dev split, matteop65 twice its size: a look at
-# twice a pip's size showed one pip and read 1)
-PIP_PAIR_ALIKE = 1.5  # the larger at most this many times the smaller
-PIP_PAIR_APART = (1.2, 2.6)  # times their mean size
-PIP_PAIR_FACE = 1.25  # the face size over their distance
-PIP_PAIR_SURE = 0.9
 # Large faces (dev split; matteop65 at twice its size: 310 → 327 of 331 right, 8 → 1 silently wrong)
 LARGE_SURE = 0.9
 LARGE_GIVES_WAY = 0.65  # at 0.55, 5 more matteop65 dice at twice their size went wrong or unsure
@@ -151,26 +138,20 @@ class LearnedPipReader:
 
     def _found_by_looking_again(self, image: np.ndarray, turned_down: list[Candidate], kept: list,
                                 maps: tuple[np.ndarray, float, float] | None = None) -> list:
-        """Dice among the turned-down candidates and the heatmap's shoulders, read again in one batch: pip-pair
-        looks, second looks at twice the size, re-centred looks and shoulder looks at the frame's usual face size."""
+        """Dice among the turned-down candidates and the heatmap's shoulders, read again in one batch: second
+        looks at twice the size, re-centred looks and shoulder looks at the frame's usual face size."""
         def lies_on_a_die(larger: Candidate, dice: list) -> bool:
             return any(_within(other, larger, larger.size) for other, _ in dice)
 
-        pairs = _pip_pair_looks(turned_down)
-        pairs = [c for c in pairs if not lies_on_a_die(c, kept)]
         second_looks = [Candidate(c.center, c.size * SECOND_LOOK, c.score) for c in turned_down]
         second_looks = [c for c in second_looks if not lies_on_a_die(c, kept)]
         usual = _usual_size(kept)
         recentred = _recentred_looks(turned_down, usual) if usual else []
         shoulder_looks = _shoulder_looks(maps, kept, usual) if usual and maps else []
-        if not second_looks and not recentred and not shoulder_looks and not pairs:
+        if not second_looks and not recentred and not shoulder_looks:
             return []
-        answers = self._classify(image, pairs + second_looks + recentred + shoulder_looks)
+        answers = self._classify(image, second_looks + recentred + shoulder_looks)
         found: list = []
-        for look, (value, confidence) in sorted(zip(pairs, answers), key=lambda look: -look[1][1]):
-            if value != NOT_A_DIE and confidence >= PIP_PAIR_SURE and not lies_on_a_die(look, found):
-                found.append((look, (value, confidence)))
-        answers = answers[len(pairs):]
         for candidate, (value, confidence) in zip(second_looks, answers):
             if value != NOT_A_DIE and confidence >= SECOND_LOOK_SURE and not lies_on_a_die(candidate, kept + found):
                 found.append((candidate, (value, confidence)))
@@ -227,21 +208,6 @@ def _large_faces_for_their_parts(kept: list, large: list[Candidate]) -> list:
         else:
             dropped.update(inside)
     return [k for i, k in enumerate(kept) if i not in dropped]
-
-
-def _pip_pair_looks(turned_down: list[Candidate]) -> list[Candidate]:
-    """A look at each two turned-down candidates alike in size and PIP_PAIR_APART of their size apart, from
-    the middle between them, PIP_PAIR_FACE times as wide as they lie apart: two pips of one large die."""
-    looks = []
-    for i, a in enumerate(turned_down):
-        for b in turned_down[i + 1:]:
-            if max(a.size, b.size) > PIP_PAIR_ALIKE * min(a.size, b.size):
-                continue
-            apart = float(np.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]))
-            if PIP_PAIR_APART[0] * (a.size + b.size) / 2 <= apart <= PIP_PAIR_APART[1] * (a.size + b.size) / 2:
-                middle = ((a.center[0] + b.center[0]) / 2, (a.center[1] + b.center[1]) / 2)
-                looks.append(Candidate(middle, PIP_PAIR_FACE * apart, max(a.score, b.score)))
-    return looks
 
 
 def _usual_size(kept: list) -> float | None:
