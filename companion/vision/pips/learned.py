@@ -74,6 +74,7 @@ SHOULDER_APART = 0.75  # usual faces from every die read (dev split and scene sw
 SHOULDER_SURE = 0.97  # dev split: at 0.9 a matteop65 photo gained an extra die, and 4 more labels read as dice
 # Large faces (dev split; matteop65 at twice its size: 310 → 327 of 331 right, 8 → 1 silently wrong)
 LARGE_SURE = 0.9
+LARGE_FOUND_FROM = 0.7  # a candidate this much of a large face's size, where it lies, has found that die already
 LARGE_GIVES_WAY = 0.65  # at 0.55, 5 more matteop65 dice at twice their size went wrong or unsure
 SIDE_FACE_LOOK = 1.5  # dev split: the side faces under 1s read as no face, the dice in front kept their value
 
@@ -189,9 +190,9 @@ class LearnedPipReader:
 
 
 def _not_found_yet(large: list[Candidate], candidates: list[Candidate]) -> list[Candidate]:
-    """The large faces without a candidate of about their size (at least 0.7 of it) within SAME_DIE of their size."""
-    return [c for c in large
-            if not any(other.size >= 0.7 * c.size and _within(other, c, SAME_DIE * c.size) for other in candidates)]
+    """The large faces without a candidate of about their size (LARGE_FOUND_FROM) within SAME_DIE of their size."""
+    return [c for c in large if not any(other.size >= LARGE_FOUND_FROM * c.size and _within(other, c, SAME_DIE * c.size)
+                                        for other in candidates)]
 
 
 def _large_faces_for_their_parts(kept: list, large: list[Candidate]) -> list:
