@@ -12,6 +12,7 @@ injectable so this is tested without hardware.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import time
@@ -24,6 +25,7 @@ from ..events import CameraHealth
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 DEFAULT_BACKOFF_S = (0.5, 1.0, 2.0, 5.0)
+OPENCV_LOG_LEVEL_SILENT = 0  # cv::utils::logging::LOG_LEVEL_SILENT, the same in OpenCV 4 and 5
 
 
 @dataclasses.dataclass(frozen=True)
@@ -110,16 +112,29 @@ class Picamera2Camera:
             self._camera = None
 
 
-def hush_video_io() -> None:
+@contextlib.contextmanager
+def hushed_video_io() -> Iterator[None]:
     """OpenCV's and FFmpeg's own lines for a device or file they cannot open ("can't open camera by index",
-    "moov atom not found") would print above the message that names what to check, and again at every
-    reopening of a lost camera. Kept for a person who asks for them with OPENCV_LOG_LEVEL or
-    OPENCV_FFMPEG_LOGLEVEL."""
+    "Camera index out of range", "moov atom not found") would print above the message that names what to
+    check, and again at every reopening of a lost camera. So OpenCV logs nothing while a capture opens, and
+    FFmpeg nothing at all. Kept for a person who asks for them with OPENCV_LOG_LEVEL or OPENCV_FFMPEG_LOGLEVEL.
+    OpenCV 4 (a Bookworm Pi's) has `cv2.getLogLevel`/`setLogLevel`, OpenCV 5 the same in `cv2.utils.logging`;
+    with neither, the lines stay and the capture still opens."""
     import cv2
 
-    if "OPENCV_LOG_LEVEL" not in os.environ:
-        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
     os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # FFmpeg's AV_LOG_QUIET
+    logging = getattr(cv2.utils, "logging", None)
+    get_level = getattr(cv2, "getLogLevel", None) or getattr(logging, "getLogLevel", None)
+    set_level = getattr(cv2, "setLogLevel", None) or getattr(logging, "setLogLevel", None)
+    if "OPENCV_LOG_LEVEL" in os.environ or get_level is None or set_level is None:
+        yield
+        return
+    before = get_level()
+    set_level(OPENCV_LOG_LEVEL_SILENT)
+    try:
+        yield
+    finally:
+        set_level(before)
 
 
 class VideoCaptureCamera:
@@ -133,9 +148,10 @@ class VideoCaptureCamera:
     def open(self) -> None:
         import cv2
 
-        hush_video_io()
-        capture = cv2.VideoCapture(self.index)
-        if not capture.isOpened():
+        with hushed_video_io():
+            capture = cv2.VideoCapture(self.index)
+            opened = capture.isOpened()
+        if not opened:
             capture.release()
             raise CameraMissing(f"cannot open USB camera {self.index} (/dev/video{self.index}): {USB_HINT}")
         capture.set(cv2.CAP_PROP_FRAME_WIDTH, self.width)
@@ -222,9 +238,10 @@ class VideoFileSource:
     def __iter__(self) -> Iterator[Frame]:
         import cv2
 
-        hush_video_io()
-        capture = cv2.VideoCapture(str(self.path))
-        if not capture.isOpened():
+        with hushed_video_io():
+            capture = cv2.VideoCapture(str(self.path))
+            opened = capture.isOpened()
+        if not opened:
             raise SourceError(f"cannot read video file {self.path}: not a video OpenCV can decode")
         fps = capture.get(cv2.CAP_PROP_FPS) or self.fallback_fps
         try:

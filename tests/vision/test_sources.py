@@ -163,3 +163,32 @@ def test_a_recording_directory_opens_as_a_recording(tmp_path):
     source = open_source(str(tmp_path / "session"))
     assert isinstance(source, RecordingSource)
     assert [(f.t, int(f.image[0, 0, 0])) for f in source] == [(5, 7)]
+
+
+@pytest.mark.parametrize("api", ["opencv4", "opencv5", "neither"])
+def test_opencv_is_hushed_while_a_capture_opens_through_whichever_calls_its_version_has(monkeypatch, api):
+    """OpenCV 4, as a Bookworm Pi installs it, has `cv2.getLogLevel`/`setLogLevel` and no `cv2.utils.logging`;
+    OpenCV 5 the other way round. Calling the missing one broke every camera and video source on OpenCV 4."""
+    import os
+    import sys
+    import types
+
+    from companion.vision.sources import hushed_video_io
+
+    level = [3]
+    calls = dict(getLogLevel=lambda: level[0], setLogLevel=lambda value: level.__setitem__(0, value))
+    fake = types.SimpleNamespace(utils=types.SimpleNamespace())
+    if api == "opencv4":
+        vars(fake).update(calls)
+    elif api == "opencv5":
+        fake.utils.logging = types.SimpleNamespace(**calls)
+    monkeypatch.setitem(sys.modules, "cv2", fake)
+    monkeypatch.delenv("OPENCV_LOG_LEVEL", raising=False)
+    monkeypatch.delenv("OPENCV_FFMPEG_LOGLEVEL", raising=False)
+    with hushed_video_io():
+        assert level == ([3] if api == "neither" else [0])
+        assert os.environ["OPENCV_FFMPEG_LOGLEVEL"] == "-8"
+    assert level == [3]
+    monkeypatch.setenv("OPENCV_LOG_LEVEL", "INFO")
+    with hushed_video_io():
+        assert level == [3]
