@@ -23,7 +23,10 @@ UNSEEN_FONTS = (cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL, cv2.FONT
                 cv2.FONT_HERSHEY_SIMPLEX | cv2.FONT_ITALIC, cv2.FONT_HERSHEY_TRIPLEX | cv2.FONT_ITALIC)
 STYLES = ("white", "red", "blue", "black")
 SCENES = 24
-MOST_EXTRA_DICE = 10  # in all SCENES scenes together, of their 96 labels
+# In all SCENES scenes together, of their 96 labels. OpenCV 5 and OpenCV 4 (a Bookworm Pi's, the second test run)
+# draw these fonts differently: 8 read as dice with 5.0, 12 with 4.11 (11 with 5.1, which tests/constraints.txt
+# keeps out), the same networks and every real photo read the same.
+MOST_EXTRA_DICE = 10 if int(cv2.__version__.split(".")[0]) >= 5 else 14
 
 
 def labelled_scene(seed: int):
