@@ -202,10 +202,12 @@ def _large_faces_for_their_parts(kept: list, large: list[Candidate]) -> list:
         return kept
     large_ids = {id(c) for c in large}
     dropped: set[int] = set()
-    for face in (c for c, _ in kept if id(c) in large_ids):
+    for at, (face, _) in enumerate(kept):
+        if id(face) not in large_ids:
+            continue
         inside = [i for i, (c, _) in enumerate(kept) if id(c) not in large_ids and _within(c, face, face.size / 2)]
         if any(kept[i][0].size >= LARGE_GIVES_WAY * face.size for i in inside):
-            dropped.add(next(i for i, (c, _) in enumerate(kept) if c is face))
+            dropped.add(at)
         else:
             dropped.update(inside)
     return [k for i, k in enumerate(kept) if i not in dropped]
