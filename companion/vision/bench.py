@@ -1,4 +1,4 @@
-"""`companion bench pips`: reading a 1280×720 frame on one core.
+"""`companion bench pips`: reading a 1280×720 frame on one core, and the motion checks every frame pays.
 
 The frames are real photos from shared/data/dice-real placed on a 1280×720 canvas of their own
 background colour (several photos side by side, so a frame holds many dice); without the shared data
@@ -22,8 +22,9 @@ def data_root() -> Path:
 
 def build_frames(count: int = 8):
     """1280×720 frames, each holding two real photos side by side on their median colour."""
-    import cv2
     import numpy as np
+
+    from .image_files import read_image
 
     photos = []
     for name in SETS:
@@ -34,7 +35,9 @@ def build_frames(count: int = 8):
         canvas = None
         x = 0
         for path in photos[2 * i % len(photos):][:2]:
-            image = cv2.imread(str(path))
+            image, why = read_image(path)
+            if image is None:
+                raise OSError(f"{path}: {why}")
             image = image[: FRAME_SIZE[0], : FRAME_SIZE[1] // 2]
             if canvas is None:
                 canvas = np.empty((*FRAME_SIZE, 3), np.uint8)
@@ -45,14 +48,14 @@ def build_frames(count: int = 8):
     return frames
 
 
-def _timed(name: str, make_call):
-    """Median time of `make_call(frames)()` over the benchmark frames, one core."""
+def _timed(name: str, make_call, target_ms: float | None = TARGET_MS):
+    """Median time of `make_call()(frame)` over the benchmark frames, one core."""
     import cv2
 
     if not data_root().is_dir():
         from ..bench import Result
 
-        return Result(name, "ms", float("nan"), TARGET_MS, note=f"not measured: no photos at {data_root()}")
+        return Result(name, "ms", float("nan"), target_ms, note=f"not measured: no photos at {data_root()}")
     cv2.setNumThreads(1)
     frames = build_frames()
     call = make_call()
@@ -63,7 +66,7 @@ def _timed(name: str, make_call):
         index[0] += 1
 
     samples = time_calls(one, repeat=240, warmup=len(frames))
-    return summarise(name, samples, TARGET_MS,
+    return summarise(name, samples, target_ms,
                      note="one core (OpenCV and ONNX Runtime on one thread); a Pi 4 core is 3-4x slower")
 
 
@@ -81,7 +84,36 @@ def _detect_frame():
     return _timed("detect_1280x720", lambda: PipDetector().find)
 
 
+def _settle_frame():
+    """The settle detector's look at every frame for motion; the benchmark's frames all differ, so it never
+    reads: this is what each frame costs while dice roll."""
+    from .settle import SettleDetector
+    from .sources import Frame
+
+    def watch():
+        detector = SettleDetector(reader=None, tray=None)  # type: ignore[arg-type]
+        return lambda image: detector.feed(Frame(0, image))
+
+    return _timed("settle_watch_1280x720", watch, target_ms=None)
+
+
+def _zone_motion_frame():
+    """A zone over the whole frame marking which of six dice moved (`die_motion`), on top of its reading."""
+    from ..events import DieReading
+    from .die_motion import DieMotion
+
+    dice = [DieReading(1, (100.0 + 200 * i, 300.0), (70.0 + 200 * i, 270.0, 130.0 + 200 * i, 330.0), 0.99)
+            for i in range(6)]
+
+    def mark():
+        motion = DieMotion((0, 0, FRAME_SIZE[1], FRAME_SIZE[0]))
+        return lambda image: motion.mark(image, dice)
+
+    return _timed("zone_motion_1280x720", mark, target_ms=None)
+
+
 def benchmarks() -> list[Benchmark]:
     quick = functools.partial(_read_frame, "read_1280x720_quick", close_look=False)
     return [Benchmark("read_1280x720", _read_frame), Benchmark("read_1280x720_quick", quick),
-            Benchmark("detect_1280x720", _detect_frame)]
+            Benchmark("detect_1280x720", _detect_frame), Benchmark("settle_watch_1280x720", _settle_frame),
+            Benchmark("zone_motion_1280x720", _zone_motion_frame)]

@@ -3,7 +3,8 @@
 Banana Matcho keeps dice lying in view ("fruit" dice in one part of the tray, the Matcho die in another)
 and the table needs their faces as they are now, and as they were a moment ago (when the banana squeaked).
 Every frame gives one `ZoneState(t, zone, dice)` per zone; each zone keeps a short time-indexed history so
-`state_at(zone, t)` answers "what did zone X show at time t".
+`state_at(zone, t)` answers "what did zone X show at time t". A die that moved since the frame before is
+reported unsure (`die_motion`), unless the zone's reader says it `reads_moving_dice`.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from collections import deque
 from typing import Callable, Iterable, Mapping
 
 from ..events import ZoneState
+from .die_motion import DieMotion
 from .settle import Box, Reader
 from .sources import Frame
 
@@ -85,11 +87,15 @@ class ZoneTracker:
                     from .readers import get_reader as make_reader  # type: ignore[no-redef]
                 self.readers[zone.kind] = make_reader(zone.kind)
         self.history = {z.name: ZoneHistory(int(keep_s * 1e9)) for z in self.zones}
+        self.motion = {z.name: DieMotion(z.box) for z in self.zones
+                       if not getattr(self.readers[z.kind], "reads_moving_dice", False)}
 
     def feed(self, frame: Frame) -> list[ZoneState]:
         states = []
         for zone in self.zones:
             dice = self.readers[zone.kind].read(frame.image, zone.box)
+            if zone.name in self.motion:
+                dice = self.motion[zone.name].mark(frame.image, dice)
             state = ZoneState(frame.t, zone.name, tuple(dice))
             self.history[zone.name].add(state)
             states.append(state)

@@ -1,9 +1,13 @@
+import dataclasses
+
 import numpy as np
 import pytest
 
 from companion.events import DieReading, ZoneState
 from companion.vision.scene import CameraModel, TruthReader, roll_sequence
 from companion.vision.sources import Frame
+from companion.vision.readers import get_reader
+from companion.vision.symbols import SymbolReader
 from companion.vision.zones import Zone, ZoneTracker, parse_zone
 
 
@@ -76,3 +80,82 @@ def test_zones_split_a_real_scene_by_where_the_dice_lie():
     assert sorted(d.value for d in left.dice + right.dice) == last.truth.values
     assert all(d.center[0] < middle for d in left.dice)
     assert all(d.center[0] >= middle for d in right.dice)
+
+
+class SureOfEverything:
+    """The generator's truth for every die, moving or not, as a reader sure of each face would give it."""
+
+    def __init__(self, scenes):
+        self.truth = TruthReader(scenes)
+
+    def read(self, frame_bgr, tray=None):
+        return [dataclasses.replace(d, unsure=False, confidence=0.99) for d in self.truth.read(frame_bgr, tray)]
+
+
+def _moved_px(scenes, i, d):
+    before, now = scenes[i - 1].truth.dice, scenes[i].truth.dice
+    if len(before) != len(now):
+        return float("inf")
+    return float(np.hypot(*np.subtract(now[d].center, before[d].center)))
+
+
+def test_a_die_that_moved_since_the_last_frame_is_unsure_and_sure_again_once_it_lies_still():
+    scenes = list(roll_sequence(52, rolls=2, dice=3, camera=CameraModel(320, 240, tilt_deg=20), style="translucent"))
+    tray = scenes[-1].truth.tray
+    tracker = ZoneTracker([Zone("tray", tray)], readers={"pips": SureOfEverything(scenes)})
+    moving = still = 0
+    for i, scene in enumerate(scenes):
+        (state,) = tracker.feed(scene.frame)
+        assert [d.value for d in state.dice] == [d.value for d in scene.truth.dice if tray[0] <= d.center[0] < tray[2]]
+        if i == 0 or scene.truth.phase == "hand":
+            continue
+        for d, (read, truth) in enumerate(zip(state.dice, scene.truth.dice)):
+            if truth.moving and _moved_px(scenes, i, d) >= 2.0:
+                assert read.unsure, f"frame {i}: die {d} moved {_moved_px(scenes, i, d):.1f} px and was read sure"
+                moving += 1
+            elif not truth.moving and scenes[i - 1].truth.phase == "settled":
+                assert not read.unsure, f"frame {i}: die {d} has lain still since frame {i - 1} and was read unsure"
+                still += 1
+    assert moving > 50 and still > 50
+
+
+def test_a_die_seen_for_the_first_time_is_unsure_until_the_next_frame_shows_it_still():
+    scenes = list(roll_sequence(53, rolls=1, dice=2, camera=CameraModel(320, 240), hand=False))
+    tray = scenes[-1].truth.tray
+    tracker = ZoneTracker([Zone("tray", tray)], readers={"pips": SureOfEverything(scenes)})
+    first, second = (tracker.feed(scenes[-1].frame)[0] for _ in range(2))
+    assert [d.unsure for d in first.dice] == [True, True]
+    assert [d.unsure for d in second.dice] == [False, False]
+    outside = ZoneTracker([Zone("off", (1000, 1000, 1100, 1100))], readers={"pips": SureOfEverything(scenes)})
+    assert [outside.feed(scenes[-1].frame)[0].dice for _ in range(2)] == [(), ()]
+
+
+def test_the_real_reader_reports_no_die_sure_and_wrong_while_it_tumbles():
+    """What a squeak during a roll is judged on: a tumbling die's face is a guess, so it must come out unsure."""
+    scenes = list(roll_sequence(54, rolls=2, dice=3, camera=CameraModel(640, 480, tilt_deg=15), style="white"))
+    tray = scenes[-1].truth.tray
+    tracker = ZoneTracker([Zone("tray", tray)], readers={"pips": get_reader("pips")})
+    right_at_rest = at_rest = 0
+    for scene in scenes:
+        (state,) = tracker.feed(scene.frame)
+        for read in state.dice:
+            truth = min(scene.truth.dice, key=lambda t: np.hypot(*np.subtract(t.center, read.center)))
+            if truth.moving:
+                assert read.unsure or read.value == truth.value, f"a tumbling {truth.value} read sure as {read.value}"
+            elif scene.truth.phase == "settled":
+                at_rest += 1
+                right_at_rest += read.value == truth.value and not read.unsure
+    assert right_at_rest >= 0.95 * at_rest > 0
+
+
+def test_a_reader_that_reads_moving_dice_keeps_its_own_word_on_them():
+    """The symbol readers match blurred examples; Banana Matcho reads the other side's rolling dice."""
+    scenes = list(roll_sequence(55, rolls=1, dice=2, camera=CameraModel(320, 240), hand=False))
+    rolling = [s for s in scenes if s.truth.phase == "rolling"]
+    reader = SureOfEverything(scenes)
+    reader.reads_moving_dice = True
+    tracker = ZoneTracker([Zone("tray", scenes[-1].truth.tray)], readers={"pips": reader})
+    states = [tracker.feed(s.frame)[0] for s in rolling]
+    assert sum(len(s.dice) for s in states) > 20
+    assert not any(d.unsure for s in states for d in s.dice)
+    assert SymbolReader.reads_moving_dice and not hasattr(get_reader("pips"), "reads_moving_dice")

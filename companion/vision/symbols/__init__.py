@@ -35,6 +35,11 @@ class NotTaught(_ReaderUnavailable):
 class SymbolReader:
     """Reads fruit or Matcho dice, from examples of every face (see `companion teach`)."""
 
+    reads_moving_dice = True
+    """Zones keep its readings of dice that moved as they are (`vision/die_motion.py`): the blurred examples
+    find a moving die's face (98.7% of dice blurred 6-14 px right, none wrong: models/symbols-card.md), and in
+    a Banana Matcho duel one side's dice are usually still rolling when the other side squeaks."""
+
     def __init__(self, kind: str, examples: dict[str, list[Example]]):
         faces = faces_of(kind)
         missing = [f for f in faces if not examples.get(f)]
