@@ -131,12 +131,12 @@ def dice_zones(settings, sink: Callable[[Event], Any]):
     text = settings["camera"]["zones"].strip()
     if not text:
         return ()
-    from ..vision.readers import get_reader
+    from ..vision.readers import get_zone_reader
     from ..vision.zones import ZoneTracker, parse_zone
 
     try:
         zones = [parse_zone(part.strip()) for part in text.split(";") if part.strip()]
-        return ZoneTracker(zones, make_reader=lambda kind: get_reader(kind, state_dir=settings.state_dir))
+        return ZoneTracker(zones, make_reader=lambda kind: get_zone_reader(kind, settings.state_dir))
     except Exception as exc:
         message = f"the Banana Matcho dice zones are off: {exc}. Squeaks will be asked on the page."
         log.warning(message)

@@ -124,11 +124,11 @@ def reread_frames(directory: str | Path, setup: CameraSetup, reader=None) -> tup
 def _zones(text: str):
     if not text.strip():
         return ()
-    from ..vision.readers import get_reader
+    from ..vision.readers import get_zone_reader
     from ..vision.zones import ZoneTracker, parse_zone
 
     zones = [parse_zone(part.strip()) for part in text.split(";") if part.strip()]
-    return ZoneTracker(zones, make_reader=lambda kind: get_reader(kind))
+    return ZoneTracker(zones, make_reader=get_zone_reader)
 
 
 def with_reread_camera(recorded: list[Event], reread: list[Event]) -> list[Event]:

@@ -30,3 +30,9 @@ def get_reader(kind: str = "pips", **options):
             raise UnknownReader(f"the {kind} reader is not available in this build (no symbols.get_reader)")
         return symbols.get_reader(kind, **options)
     raise UnknownReader(f"unknown dice kind {kind!r}; choose from: {', '.join(KINDS)}")
+
+
+def get_zone_reader(kind: str, state_dir=None):
+    """The reader a zone of `kind` (`camera.zones`) reads with, live and when a recording is re-read: the
+    symbol dice taught in `state_dir`, or pip dice, which need nothing taught."""
+    return get_reader(kind) if kind == "pips" else get_reader(kind, state_dir=state_dir)

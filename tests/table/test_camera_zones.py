@@ -5,6 +5,7 @@ import numpy as np
 from companion.config import load_settings
 from companion.events import SensorHealth
 from companion.table.camera import dice_zones
+from companion.vision.scene import CameraModel, roll_sequence
 from companion.vision.sources import Frame
 from companion.vision.symbols.evaluate import teach_examples
 from companion.vision.symbols.icons import DEV_STYLES
@@ -43,3 +44,18 @@ def test_taught_dice_are_read_in_their_zone(tmp_path):
     [state] = tracker.feed(Frame(7, np.full((240, 320, 3), 90, np.uint8)))
     assert state.zone == "matcho" and state.t == 7 and state.dice == ()
     assert tracker.state_at("matcho", 8) == state
+
+
+def test_a_zone_of_pip_dice_is_read_with_the_pip_reader(tmp_path):
+    """Pip dice need nothing taught: a pips zone reads them, and a die that moved since the frame before
+    comes out unsure."""
+    scenes = list(roll_sequence(56, rolls=1, dice=2, camera=CameraModel(640, 480), hand=False))
+    events = []
+    tracker = dice_zones(settings_with(tmp_path, "duel:pips:0,0,640,480"), events.append)
+    assert events == [] and [z.name for z in tracker.zones] == ["duel"]
+    i = next(i for i, s in enumerate(scenes) if s.truth.phase == "rolling" and len(s.truth.dice) == 2)
+    tracker.feed(scenes[i].frame)
+    tumbling = tracker.feed(scenes[i + 1].frame)[0].dice
+    landed, still = tracker.feed(scenes[-2].frame)[0], tracker.feed(scenes[-1].frame)[0]
+    assert tumbling and all(d.unsure for d in tumbling + landed.dice)
+    assert sorted(d.value for d in still.dice) == scenes[-1].truth.values and not any(d.unsure for d in still.dice)
