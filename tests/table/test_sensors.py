@@ -85,3 +85,20 @@ def test_a_squeak_is_judged_on_what_the_zones_showed_at_that_moment(rig):
     assert table.view()["question"] is None
     assert game["scores"] == [7, 0], "four coconuts and two papayas climb 7"
     assert game["history"][-1]["t"] == slap
+
+
+def test_a_squeak_while_a_die_cannot_be_read_is_asked_about_not_judged(rig):
+    table, kit, backend, clock, settle = rig
+    table.request({"do": "start", "game": "banana-matcho", "players": PLAYERS})
+    unread = DieReading("matcho", (0.0, 0.0), (0.0, 0.0, 1.0, 1.0), 0.97, unsure=True)
+    lying = DieReading("matcho", (2.0, 0.0), (2.0, 0.0, 3.0, 1.0), 0.97)
+    table.submit(ZoneState(t=clock.advance(0.1), zone="matcho", dice=(lying, lying, unread))).result(5)
+    fruit = tuple(DieReading(f, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0), 0.97) for f in ["coconut"] * 4 + ["papaya"] * 2)
+    table.submit(ZoneState(t=clock.advance(0.1), zone="fruit", dice=fruit)).result(5)
+    slap = clock.advance(0.2)
+    backend.set_sensor("banana", True)
+    settle()
+    view = table.view()
+    assert view["question"]["text"] == "The banana squeaked, but I could not read every die. Who squeaked?"
+    assert view["question"]["t"] == slap
+    assert view["game"]["scores"] == [0, 0]
