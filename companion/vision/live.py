@@ -15,6 +15,7 @@ from typing import Callable, Iterable, TextIO
 from ..events import CameraHealth, DiceSettled, DieReading, Event, ZoneState
 from .settle import Box, MotionSettings, Reader, SettleDetector
 from .sources import Frame
+from .tray import crop_to_tray
 from .tray_finder import AutoTray, FoundTrayReader
 from .zones import Zone, ZoneTracker
 
@@ -31,6 +32,7 @@ class DicePipeline:
         self._reader = reader
         self._finds_tray = auto_tray
         self.auto_tray: AutoTray | None = None
+        self._tray_outside: str | None = None
         self.set_tray(tray)
         self.zones = zones if isinstance(zones, ZoneTracker) else (ZoneTracker(zones) if zones else None)
         self.on_event = on_event or (lambda event: None)
@@ -62,6 +64,7 @@ class DicePipeline:
         """A tray set by hand, from the next frame on; None: found on its own if the pipeline finds trays
         (`auto_tray`: a box given still comes first), else the whole frame."""
         self.tray = box
+        self._tray_checked = False
         if self.settle is None:
             return
         self.settle.tray = box
@@ -69,6 +72,26 @@ class DicePipeline:
         finding = box is None and self._finds_tray
         self.auto_tray = AutoTray() if finding else None
         self.settle.reader = FoundTrayReader(self._reader, self.auto_tray) if finding else self._reader
+
+    def _check_the_tray(self, frame: Frame) -> None:
+        """A tray set by hand that lies wholly outside the picture (set for another resolution, or mistyped
+        in camera.tray) would leave nothing to read and stop the motion check: it is dropped, with a word on
+        the page, for the whole picture or the tray found on its own. Checked once per tray set."""
+        if self._tray_checked or self.settle is None:
+            return
+        self._tray_checked = True
+        if self.tray is not None and self.auto_tray is None and crop_to_tray(frame.image, self.tray) is None:
+            height, width = frame.image.shape[:2]
+            self._tray_outside = ",".join(map(str, self.tray))
+            instead = "finding the tray on its own" if self._finds_tray else "reading the whole picture"
+            self.set_tray(None)
+            self._tray_checked = True
+            self.emit(CameraHealth(frame.t, "tray", f"the tray {self._tray_outside} lies outside the camera's "
+                                                    f"{width}x{height} picture: {instead}. Set the tray again on "
+                                                    "the camera view."))
+        elif self._tray_outside is not None:
+            self._tray_outside = None
+            self.emit(CameraHealth(frame.t, "ok", "the tray is set"))
 
     def _look_for_the_tray(self, frame: Frame) -> None:
         """A found tray limits where dice are read, not where motion is watched: the motion meter keeps the
@@ -82,6 +105,7 @@ class DicePipeline:
     def process(self, frame: Frame) -> list[Event]:
         events: list[Event] = []
         shown = self._shown
+        self._check_the_tray(frame)
         self._look_for_the_tray(frame)
         if self.settle is not None:
             settled = self.settle.feed(frame)
@@ -156,11 +180,12 @@ def settled_line(event: DiceSettled, json_lines: bool) -> str:
 def run_camera(spec: str, reader: Reader | str, out: TextIO = sys.stdout, json_lines: bool = False, *,
                settle_ms: float = 300, tray: Box | None = None, width: int = 1280, height: int = 720,
                max_rolls: int | None = None, realtime: bool = False, rotate: int = 0, auto_tray: bool = False,
-               err: TextIO = sys.stderr) -> int:
+               err: TextIO | None = None) -> int:
     """`companion read --camera SPEC`: print one line per settled roll until the source ends (a file or a
     recording), `max_rolls` rolls have been printed, or the person presses Ctrl-C. Returns the roll count.
 
-    Camera trouble goes to `err` as it happens; a camera missing at start raises CameraMissing."""
+    Camera trouble goes to `err` (standard error) as it happens; a camera missing at start raises CameraMissing."""
+    err = err or sys.stderr
     if isinstance(reader, str):
         from .readers import get_reader
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..events import DiceSettled, DieReading
 from .sources import Frame
-from .tray import Box
+from .tray import Box, crop_to_tray
 
 
 class Reader(Protocol):
@@ -51,11 +51,10 @@ class MotionMeter:
         self.settings = settings
 
     def prepare(self, image: np.ndarray) -> np.ndarray:
-        if self.tray is not None:
-            x0, y0, x1, y1 = self.tray
-            image = image[y0:y1, x0:x1]
-            if image.size == 0:
-                raise ValueError(f"tray {self.tray} lies outside the {image.shape[1]}x{image.shape[0]} frame")
+        cropped = crop_to_tray(image, self.tray)
+        if cropped is None:
+            raise ValueError(f"tray {self.tray} lies outside the {image.shape[1]}x{image.shape[0]} frame")
+        image = cropped[0]
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
         width = grey.shape[1]
         if width > self.settings.work_width:

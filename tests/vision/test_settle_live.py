@@ -123,3 +123,33 @@ def test_a_camera_lost_mid_game_reports_health_and_rolls_keep_coming():
     assert "CameraHealth" in kinds
     assert [e.state for e in events if isinstance(e, CameraHealth)][:3] == ["lost", "reopening", "ok"]
     assert sum(isinstance(e, DiceSettled) for e in events) == 2
+
+
+def test_a_tray_outside_the_picture_is_named_and_the_rolls_are_read_all_the_same():
+    """A tray set for another resolution: the page says so, and the camera carries on over the whole picture."""
+    events = []
+    reader = TruthReader(SCENES)
+    pipeline = DicePipeline(None, reader, tray=(5000, 5000, 6000, 6000), on_event=events.append)
+    for scene in SCENES:
+        pipeline.process(scene.frame)
+    [health] = [e for e in events if isinstance(e, CameraHealth)]
+    assert health.state == "tray"
+    assert health.message.startswith("the tray 5000,5000,6000,6000 lies outside the camera's 160x120 picture: "
+                                      "reading the whole picture.")
+    assert len([e for e in events if isinstance(e, DiceSettled)]) == 2
+    pipeline.set_tray(TRAY)
+    pipeline.process(SCENES[0].frame)
+    assert events[-1] == CameraHealth(SCENES[0].frame.t, "ok", "the tray is set")
+
+
+def test_a_tray_partly_outside_the_picture_counts_the_part_inside():
+    x0, y0, x1, y1 = TRAY
+    events = []
+    pipeline = DicePipeline((s.frame for s in SCENES), TruthReader(SCENES), tray=(-40, -40, x1, y1 + 500),
+                            on_event=events.append)
+    pipeline.run()
+    assert not [e for e in events if isinstance(e, CameraHealth)]
+    truth_at = {s.frame.t: s.truth for s in SCENES}
+    settled = [e for e in events if isinstance(e, DiceSettled)]
+    assert [sorted(d.value for d in e.dice) for e in settled] == [truth_at[e.t].values for e in settled]
+    assert len(settled) == 2
