@@ -5,7 +5,7 @@ With images: one line per image, in the order given. `--json` prints exactly
 `{"image": ..., "dice": [{"value", "center", "box", "confidence"[, "unsure": true]}], "ms": ...}`
 where `ms` is the time spent reading (decoding excluded). An image that is missing or cannot be decoded
 gets `{"image": ..., "error": "..."}` and the others go on. Exit code: 0 when at least one image was
-read, 1 when none could be.
+read, 1 when none could be. A `--tray` that lies wholly outside an image is that image's error.
 
 `--tray auto` finds the dice tray in each picture (`companion.vision.tray_finder`; the whole picture counts
 where it finds none); without `--tray` the whole picture counts.
@@ -24,7 +24,7 @@ import time
 
 from ..cli import CliError
 from .rotation import parse_rotation
-from .tray import is_auto, parse_tray
+from .tray import crop_to_tray, is_auto, parse_tray
 
 DICE_KINDS = ("pips", "fruit", "matcho")
 
@@ -74,6 +74,11 @@ def read_images(paths: list[str], reader, tray, as_json: bool, out=None, rotate:
     for path in paths:
         frame, error = read_image(path)
         if frame is None:
+            print(json.dumps({"image": path, "error": error}) if as_json else f"{path}: error: {error}", file=out)
+            continue
+        if tray is not None and crop_to_tray(frame, tray) is None:
+            height, width = frame.shape[:2]
+            error = f"the tray {','.join(map(str, tray))} lies outside this {width}x{height} image"
             print(json.dumps({"image": path, "error": error}) if as_json else f"{path}: error: {error}", file=out)
             continue
         start = time.perf_counter_ns()
@@ -128,6 +133,7 @@ def _read(args, tray) -> int:
             from .live import run_camera
         except ImportError:
             raise CliError("live reading from a camera is not available in this build yet") from None
-        return int(run_camera(args.camera, reader, sys.stdout, args.json, tray=tray, rotate=args.rotate,
-                              auto_tray=is_auto(args.tray)) or 0)
+        run_camera(args.camera, reader, sys.stdout, args.json, tray=tray, rotate=args.rotate,
+                   auto_tray=is_auto(args.tray))
+        return 0
     return read_images(args.images, reader, tray, args.json, rotate=args.rotate, auto_tray=is_auto(args.tray))

@@ -130,3 +130,25 @@ def test_an_empty_folder_or_a_file_without_frames_given_as_the_camera_is_named(r
     broken.write_text("not a picture")
     code, out, err = run_cli("read", "--camera", str(broken))
     assert code == 2 and out == "" and f"cannot read video file {broken}" in err
+
+
+def test_a_tray_outside_an_image_is_that_images_error(run_cli, two_dice):
+    code, out, _ = run_cli("read", two_dice, "--tray", "5000,5000,6000,6000", "--json")
+    assert code == 1
+    assert json.loads(out) == {"image": two_dice, "error": "the tray 5000,5000,6000,6000 lies outside this 640x480 image"}
+
+
+def test_reading_a_recording_exits_0_after_printing_its_rolls_and_names_a_tray_outside_it(run_cli, tmp_path):
+    from companion.vision.recording import FrameRecorder
+    from companion.vision.scene import CameraModel, roll_sequence
+
+    scenes = list(roll_sequence(57, rolls=2, dice=2, camera=CameraModel(320, 240), hand=False))
+    with FrameRecorder(tmp_path / "session") as recorder:
+        for scene in scenes:
+            recorder.write(scene.frame)
+    code, out, err = run_cli("read", "--camera", str(tmp_path / "session"), "--json")
+    assert code == 0 and len(out.splitlines()) == 2 and err == ""
+    code, out, err = run_cli("read", "--camera", str(tmp_path / "session"), "--tray", "5000,5000,6000,6000")
+    assert code == 0 and len(out.splitlines()) == 2
+    assert err == ("camera tray: the tray 5000,5000,6000,6000 lies outside the camera's 320x240 picture: "
+                   "reading the whole picture. Set the tray again on the camera view.\n")
