@@ -12,7 +12,7 @@ import sys
 import threading
 from typing import Callable, Iterable, TextIO
 
-from ..events import CameraHealth, DiceSettled, DieReading, Event, ZoneState
+from ..events import CameraHealth, DiceSettled, DieReading, Event, SensorHealth, ZoneState
 from .settle import Box, MotionSettings, Reader, SettleDetector
 from .sources import Frame
 from .tray import crop_to_tray
@@ -93,6 +93,20 @@ class DicePipeline:
             self._tray_outside = None
             self.emit(CameraHealth(frame.t, "ok", "the tray is set"))
 
+    def _check_the_zones(self, frame: Frame) -> None:
+        """Zones that lie wholly outside the picture (set for another resolution) would read nothing, ever:
+        the page names them once, on the first frame, as the zones' own health."""
+        if self.zones is None:
+            return
+        outside = [z for z in self.zones.zones if crop_to_tray(frame.image, z.box) is None]
+        if outside:
+            height, width = frame.image.shape[:2]
+            names = ", ".join(f"{z.name} ({','.join(map(str, z.box))})" for z in outside)
+            self.emit(SensorHealth(frame.t, "dice zones", "error",
+                                   f"the zone{'s' if len(outside) > 1 else ''} {names} lie{'' if len(outside) > 1 else 's'} "
+                                   f"outside the camera's {width}x{height} picture and read nothing: set camera.zones "
+                                   "again. Squeaks are asked on the page meanwhile."))
+
     def _look_for_the_tray(self, frame: Frame) -> None:
         """A found tray limits where dice are read, not where motion is watched: the motion meter keeps the
         whole frame, so a new box never looks like movement (which would fire a roll again)."""
@@ -106,6 +120,8 @@ class DicePipeline:
         events: list[Event] = []
         shown = self._shown
         self._check_the_tray(frame)
+        if self.frames == 0:
+            self._check_the_zones(frame)
         self._look_for_the_tray(frame)
         if self.settle is not None:
             settled = self.settle.feed(frame)

@@ -5,7 +5,7 @@ import json
 import cv2
 import numpy as np
 
-from companion.events import CameraHealth, DiceSettled, DieReading, ZoneState
+from companion.events import CameraHealth, DiceSettled, DieReading, SensorHealth, ZoneState
 from companion.vision.annotate import SURE_BGR, UNSURE_BGR, annotate, annotated_jpeg
 from companion.vision.live import DicePipeline, run_camera, settled_line
 from companion.vision.recording import FrameRecorder
@@ -153,3 +153,15 @@ def test_a_tray_partly_outside_the_picture_counts_the_part_inside():
     settled = [e for e in events if isinstance(e, DiceSettled)]
     assert [sorted(d.value for d in e.dice) for e in settled] == [truth_at[e.t].values for e in settled]
     assert len(settled) == 2
+
+
+def test_zones_outside_the_picture_are_named_once():
+    events = []
+    zones = [Zone("fruit", (0, 0, 80, 120)), Zone("matcho", (400, 0, 640, 480))]
+    pipeline = DicePipeline(None, TruthReader(SCENES), tray=TRAY, on_event=events.append,
+                            zones=ZoneTracker(zones, readers={"pips": TruthReader(SCENES)}))
+    for scene in SCENES[:5]:
+        pipeline.process(scene.frame)
+    [health] = [e for e in events if isinstance(e, SensorHealth)]
+    assert health.sensor == "dice zones" and health.state == "error"
+    assert health.message.startswith("the zone matcho (400,0,640,480) lies outside the camera's 160x120 picture")
