@@ -1,4 +1,4 @@
-"""`companion doctor`: checks the camera, GPIO access, the pin map, the sensor hub, disk space, the
+"""`companion doctor`: checks the camera, the tray and dice zones, GPIO access, the pin map, the sensor hub, disk space, the
 libraries, the pip reader's networks and the service, and says in plain words what to fix.
 
 Each check looks at the machine through a `Machine` whose paths and probes tests replace; nothing here
@@ -147,6 +147,63 @@ def check_camera(machine: Machine, source: str) -> Check:
     return Check("camera", OK, f"reading frames from {source}")
 
 
+def check_tray_and_zones(settings: Settings) -> Check:
+    """camera.tray and camera.zones against the picture camera.width x camera.height (turned by
+    camera.rotate), and the symbol dice the zones read taught: each of these otherwise fails only once the
+    service runs, on the page."""
+    from .vision.tray import parse_tray
+
+    camera = settings["camera"]
+    width, height = (camera["height"], camera["width"]) if camera["rotate"] in (90, 270) else (camera["width"], camera["height"])
+    picture = f"the camera's {width}x{height} picture"
+    fails: list[str] = []
+    warns: list[str] = []
+
+    def place(what: str, box) -> None:
+        x0, y0, x1, y1 = box
+        inside = (max(0, x0), max(0, y0), min(width, x1), min(height, y1))
+        if inside[2] <= inside[0] or inside[3] <= inside[1]:
+            fails.append(f"{what} {','.join(map(str, box))} lies outside {picture}")
+        elif inside != tuple(box):
+            warns.append(f"{what} {','.join(map(str, box))} reaches past {picture}; only the part inside counts")
+
+    try:
+        tray = parse_tray(camera["tray"])
+        if tray is not None:
+            place("camera.tray", tray)
+    except ValueError as exc:
+        fails.append(f"camera.tray: {exc}")
+    kinds = set()
+    if camera["zones"].strip():
+        from .vision.zones import parse_zone
+
+        for part in (p.strip() for p in camera["zones"].split(";")):
+            if not part:
+                continue
+            try:
+                zone = parse_zone(part)
+            except ValueError as exc:
+                fails.append(f"camera.zones: {exc}")
+                continue
+            place(f"zone {zone.name}", zone.box)
+            kinds.add(zone.kind)
+    for kind in sorted(kinds - {"pips"}):
+        try:
+            from .vision.readers import get_zone_reader
+
+            get_zone_reader(kind, settings.state_dir)
+        except Exception as exc:  # not taught, an unknown kind, or the vision libraries missing
+            fails.append(f"the {kind} zone cannot be read: {exc}")
+    if fails:
+        return Check("tray and zones", FAIL, "; ".join(fails + warns),
+                     "set the tray on the page's camera view (or camera.tray = \"auto\"), and camera.zones in "
+                     f"pixels of {picture}; teach the dice the zones read")
+    if warns:
+        return Check("tray and zones", WARN, "; ".join(warns), f"keep the tray and the zones inside {picture}")
+    zones = f"{len(kinds)} kind(s) of dice in zones" if kinds else "no zones"
+    return Check("tray and zones", OK, f"tray {camera['tray']}, {zones}, inside {picture}")
+
+
 def check_gpio(machine: Machine, backend: str) -> Check:
     if backend != "gpio":
         return Check("gpio", OK, f"not used (sensors.backend = {backend})")
@@ -230,6 +287,7 @@ def run_checks(machine: Machine | None = None, settings_path: Path | None = None
         check_libraries(machine, source),
         check_networks(machine),
         check_camera(machine, source),
+        check_tray_and_zones(settings),
         check_gpio(machine, backend),
         check_pin_map(settings["sensors"]["pin_map"], backend),
         check_hub(machine, backend, settings["sensors"]["hub_port"]),

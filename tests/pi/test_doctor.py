@@ -112,3 +112,23 @@ def test_bad_settings_file_stops_at_the_settings(tmp_path, run_cli):
     path.write_text("[camera]\nsorce = 1\n")
     code, out, err = run_cli("doctor", "--settings", str(path))
     assert code == 1 and "camera.sorce" in out and "problem" in out
+
+
+def test_a_tray_or_zone_outside_the_picture_and_untaught_zone_dice_are_named(tmp_path):
+    text = ('[camera]\nwidth = 640\nheight = 480\ntray = "0,0,1280,720"\n'
+            'zones = "fruit:fruit:700,0,1280,720;duel:pips:0,0,320,480"\n')
+    check = by_name(run_checks(fake_machine(tmp_path), settings_file(tmp_path, text)))["tray and zones"]
+    assert check.status == FAIL
+    assert "zone fruit 700,0,1280,720 lies outside the camera's 640x480 picture" in check.message
+    assert "camera.tray 0,0,1280,720 reaches past the camera's 640x480 picture" in check.message
+    assert "the fruit zone cannot be read: the fruit dice are not taught yet" in check.message
+    assert "duel" not in check.message
+
+
+def test_a_turned_camera_swaps_the_pictures_sides(tmp_path):
+    text = '[camera]\nwidth = 1280\nheight = 720\nrotate = 90\ntray = "0,0,700,1200"\n'
+    check = by_name(run_checks(fake_machine(tmp_path), settings_file(tmp_path, text)))["tray and zones"]
+    assert check.status == OK and "inside the camera's 720x1280 picture" in check.message
+    text = '[camera]\ntray = "0,0,700"\n'
+    check = by_name(run_checks(fake_machine(tmp_path), settings_file(tmp_path, text)))["tray and zones"]
+    assert check.status == FAIL and "camera.tray: bad tray '0,0,700'" in check.message
