@@ -54,10 +54,13 @@ def write_events(directory: str | Path, events: list[Event]) -> Path:
     return path
 
 
-def read_events(directory: str | Path) -> list[Event]:
+def read_events(directory: str | Path, on_cut_short: Callable[[str], None] | None = None) -> list[Event]:
+    """The recorded events. A last line without its newline that is not whole JSON was cut short by a
+    crash or a power cut while recording (`EventRecorder`): it is left out, and `on_cut_short` told why."""
     path = Path(directory) / EVENTS_FILE
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines()
     except FileNotFoundError:
         raise BadRecording(f"{directory} is not a recorded session: {EVENTS_FILE} is missing") from None
     except NotADirectoryError:
@@ -72,7 +75,14 @@ def read_events(directory: str | Path) -> list[Event]:
             continue
         try:
             events.append(event_from_json(json.loads(line)))
-        except (json.JSONDecodeError, BadEvent, KeyError, TypeError, ValueError) as exc:
+        except json.JSONDecodeError as exc:
+            if number == len(lines) and not text.endswith("\n"):
+                if on_cut_short is not None:
+                    on_cut_short(f"{path} line {number} was cut short (a power cut while recording?); "
+                                 f"the {len(events)} events before it are kept")
+                break
+            raise BadRecording(f"{path} line {number}: {exc}") from None
+        except (BadEvent, KeyError, TypeError, ValueError) as exc:
             raise BadRecording(f"{path} line {number}: {exc}") from None
     return events
 

@@ -102,6 +102,21 @@ def test_replay_cli_prints_the_game_and_refuses_bad_input(tmp_path, run_cli):
     assert code == 2 and "events.jsonl is not a text file of events" in err
 
 
+def test_a_recording_cut_short_by_a_power_cut_replays_up_to_the_torn_line(tmp_path, run_cli):
+    events, _ = playout("magic-mountain", 1)
+    path = write_events(tmp_path / "s", events)
+    path.write_bytes(path.read_bytes()[:-25])
+    code, out, err = run_cli("replay", str(tmp_path / "s"), "--fast", "--json")
+    assert code == 0, err
+    assert json.loads(out.splitlines()[-1])["events"] == len(events) - 1
+    assert err == (f"companion replay: {path} line {len(events)} was cut short (a power cut while recording?); "
+                   f"the {len(events) - 1} events before it are kept\n")
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:3] + [lines[3][:20]] + lines[4:]) + "\n")
+    code, _, err = run_cli("replay", str(tmp_path / "s"), "--fast")
+    assert code == 2 and f"{path} line 4: Unterminated string" in err
+
+
 def test_record_cli_writes_a_synthetic_session(tmp_path, run_cli):
     code, out, err = run_cli("record", "--out", str(tmp_path / "new"), "--synthetic", "banana-matcho", "--seed", "2")
     assert code == 0, err
