@@ -1,5 +1,5 @@
-"""`companion doctor`: checks the camera, the tray and dice zones, GPIO access, the pin map, the sensor hub, disk space, the
-libraries, the pip reader's networks and the service, and says in plain words what to fix.
+"""`companion doctor`: checks the camera, the tray and dice zones, GPIO access, the pin map, the sensor hub,
+disk space, the libraries, the pip reader's networks and the service, and says in plain words what to fix.
 
 Each check looks at the machine through a `Machine` whose paths and probes tests replace; nothing here
 changes anything.
@@ -154,7 +154,9 @@ def check_tray_and_zones(settings: Settings) -> Check:
     from .vision.tray import parse_tray
 
     camera = settings["camera"]
-    width, height = (camera["height"], camera["width"]) if camera["rotate"] in (90, 270) else (camera["width"], camera["height"])
+    width, height = camera["width"], camera["height"]
+    if camera["rotate"] in (90, 270):
+        width, height = height, width
     picture = f"the camera's {width}x{height} picture"
     fails: list[str] = []
     warns: list[str] = []

@@ -55,7 +55,8 @@ def run(args) -> int:
     if args.resume and not args.state_dir:
         raise CliError("--resume needs --state-dir (the journal of the interrupted replay)")
     try:
-        events = read_events(args.directory, on_cut_short=lambda why: print(f"companion replay: {why}", file=sys.stderr))
+        events = read_events(args.directory,
+                             on_cut_short=lambda why: print(f"companion replay: {why}", file=sys.stderr))
     except BadRecording as exc:
         raise CliError(str(exc)) from None
     reread = _reread(args, events) if args.frames else None

@@ -102,10 +102,10 @@ class DicePipeline:
         if outside:
             height, width = frame.image.shape[:2]
             names = ", ".join(f"{z.name} ({','.join(map(str, z.box))})" for z in outside)
+            which = f"zones {names} lie" if len(outside) > 1 else f"zone {names} lies"
             self.emit(SensorHealth(frame.t, "dice zones", "error",
-                                   f"the zone{'s' if len(outside) > 1 else ''} {names} lie{'' if len(outside) > 1 else 's'} "
-                                   f"outside the camera's {width}x{height} picture and read nothing: set camera.zones "
-                                   "again. Squeaks are asked on the page meanwhile."))
+                                   f"the {which} outside the camera's {width}x{height} picture and read nothing: "
+                                   "set camera.zones again. Squeaks are asked on the page meanwhile."))
 
     def _look_for_the_tray(self, frame: Frame) -> None:
         """A found tray limits where dice are read, not where motion is watched: the motion meter keeps the
@@ -200,7 +200,8 @@ def run_camera(spec: str, reader: Reader | str, out: TextIO = sys.stdout, json_l
     """`companion read --camera SPEC`: print one line per settled roll until the source ends (a file or a
     recording), `max_rolls` rolls have been printed, or the person presses Ctrl-C. Returns the roll count.
 
-    Camera trouble goes to `err` (standard error) as it happens; a camera missing at start raises CameraMissing."""
+    Camera trouble goes to `err` (standard error) as it happens; a camera missing at start raises
+    CameraMissing."""
     err = err or sys.stderr
     if isinstance(reader, str):
         from .readers import get_reader
