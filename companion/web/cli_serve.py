@@ -93,8 +93,9 @@ def run(args, tap=None, record_dir=None) -> int:
         raise
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     service.start()
-    announcer = None if args.demo else _announce(settings, server.effective_port)
-    urls = _addresses(settings, server.effective_port, announced=announcer is not None)
+    port = listening_port(server)
+    announcer = None if args.demo else _announce(settings, port)
+    urls = _addresses(settings, port, announced=announcer is not None)
     app.config["PAGE_URLS"] = [url for _, url in urls if "127.0.0.1" not in url]
     for name, url in urls:
         print(f"The companion{' demo' if args.demo else ''} is on {url}{name}", flush=True)
@@ -125,6 +126,12 @@ def run(args, tap=None, record_dir=None) -> int:
             watchdog.notifier.stopping()
         service.stop()
     return 0
+
+
+def listening_port(server) -> int:
+    """The port a waitress server listens on. Waitress gives it as text, which zeroconf refuses: with it,
+    companion.local was never announced ("Argument 'port' has incorrect type")."""
+    return int(server.effective_port)
 
 
 def _addresses(settings, port: int, announced: bool) -> list[tuple[str, str]]:

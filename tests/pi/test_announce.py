@@ -46,3 +46,19 @@ def test_urls_for_phones():
     assert page_urls(80, ["192.168.1.40"]) == ["http://companion.local/", "http://192.168.1.40/"]
     assert page_urls(8080, ["10.0.0.5"]) == ["http://companion.local:8080/", "http://10.0.0.5:8080/"]
     assert all(not a.startswith("127.") for a in lan_addresses())
+
+
+def test_the_port_announced_is_the_number_the_page_server_listens_on():
+    """Waitress gives its port as text; zeroconf refuses that, and companion.local was never announced."""
+    from waitress.server import create_server
+
+    from companion.web.cli_serve import listening_port
+
+    server = create_server(lambda environ, start_response: [], host="127.0.0.1", port=0)
+    try:
+        port = listening_port(server)
+        info = Announcer(port, ["192.0.2.10"]).service_info()  # the real zeroconf ServiceInfo checks the type
+        assert info.port == port == server.socket.getsockname()[1]
+        assert page_urls(80, ["192.0.2.10"])[-1] == "http://192.0.2.10/"
+    finally:
+        server.close()
