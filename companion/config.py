@@ -98,10 +98,10 @@ def _coerce(section: str, key: str, value: Any) -> Any:
     if isinstance(value, str) and kind is not str:
         text = value.strip().lower()
         if kind is bool and text in ("1", "true", "yes", "on", "0", "false", "no", "off"):
-            return text in ("1", "true", "yes", "on")
-        if kind is int:
+            value = text in ("1", "true", "yes", "on")
+        elif kind is int:
             try:
-                return int(text)
+                value = int(text)
             except ValueError:
                 pass
     if kind is int and isinstance(value, bool) or not isinstance(value, kind):

@@ -40,6 +40,17 @@ def test_numbers_out_of_their_range_are_refused_naming_the_setting(tmp_path, set
     assert load_settings(None, env={"COMPANION_SERVICE_PORT": "0"})["service"]["port"] == 0  # any free port
 
 
+@pytest.mark.parametrize("name, value, says", [
+    ("COMPANION_CAMERA_ROTATE", "45", "camera.rotate must be one of 0, 90, 180, 270, got 45"),
+    ("COMPANION_SERVICE_PORT", "99999", "service.port must be from 0 to 65535, got 99999"),
+    ("COMPANION_CAMERA_SETTLE_MS", "-1", "camera.settle_ms must be at least 0, got -1"),
+])
+def test_an_environment_override_is_held_to_the_same_choices_and_ranges(name, value, says):
+    with pytest.raises(BadSettings, match=says):
+        load_settings(None, env={name: value})
+    assert load_settings(None, env={"COMPANION_CAMERA_ROTATE": "180"})["camera"]["rotate"] == 180
+
+
 def test_events_round_trip_through_json():
     die = DieReading(4, (10.0, 20.0), (0.0, 5.0, 20.0, 35.0), 0.98)
     for event in (DiceSettled(5, (die, die)), ZoneState(6, "fruit", (die,)), BallEntered(7, 3),
