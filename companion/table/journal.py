@@ -60,6 +60,8 @@ class Journal:
         self.path = Path(state_dir) / self.FILE_NAME
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:
+            raise JournalError(f"the state directory {self.path.parent} is a file, not a directory") from None
         except OSError as exc:
             raise JournalError(f"cannot create the state directory {self.path.parent}: {exc.strerror}") from None
         self._db = self._connect()

@@ -175,3 +175,13 @@ def test_a_journal_the_engine_cannot_replay_does_not_stop_the_service(tmp_path):
     again = Table(Journal(tmp_path))
     assert again.game is None and "could not be resumed" in again.view()["notice"]
     again.journal.close()
+
+
+def test_a_state_directory_that_is_a_file_or_cannot_be_made_is_named(tmp_path):
+    from companion.table.journal import JournalError
+
+    (tmp_path / "state").write_text("not a folder")
+    with pytest.raises(JournalError, match=r"the state directory .*state is a file, not a directory"):
+        Journal(tmp_path / "state")
+    with pytest.raises(JournalError, match=r"cannot create the state directory .*state/games: Not a directory"):
+        Journal(tmp_path / "state" / "games")
