@@ -110,7 +110,8 @@ def open_camera(settings, sink: Callable[[Event], Any], record_dir=None) -> Came
 
         recorder = FrameRecorder(record_dir)
     pipeline = DicePipeline.from_spec(camera["source"], get_reader("pips"), width=camera["width"],
-                                      height=camera["height"], rotate=camera["rotate"], settle_ms=camera["settle_ms"],
+                                      height=camera["height"], rotate=camera["rotate"], wait_for_camera=True,
+                                      settle_ms=camera["settle_ms"],
                                       tray=parse_tray(camera["tray"]), auto_tray=True,
                                       zones=dice_zones(settings, sink),
                                       on_event=sink)

@@ -47,14 +47,15 @@ class DicePipeline:
 
     @classmethod
     def from_spec(cls, spec: str, reader: Reader | None, *, width: int = 1280, height: int = 720,
-                  realtime: bool = False, rotate: int = 0, **options) -> "DicePipeline":
+                  realtime: bool = False, rotate: int = 0, wait_for_camera: bool = False,
+                  **options) -> "DicePipeline":
         """A pipeline over `open_source(spec)` whose camera-health events go to the same callback; `rotate`
         turns the frames upright first, so the tray, the zones and the live view are all upright."""
         from .sources import open_source
 
         pipeline = cls(None, reader, **options)
         pipeline.source = open_source(spec, width=width, height=height, on_health=pipeline.emit, realtime=realtime,
-                                      rotate=rotate)
+                                      rotate=rotate, wait_for_camera=wait_for_camera)
         return pipeline
 
     def emit(self, event: Event) -> None:

@@ -42,6 +42,11 @@ class CameraMissing(SourceError):
     """No camera could be opened at start."""
 
 
+class CameraSupportMissing(CameraMissing):
+    """What drives the camera is not installed (picamera2): plugging a camera in will not help, so it is
+    not waited for."""
+
+
 class CameraFailed(Exception):
     """A camera stopped delivering frames."""
 
@@ -81,7 +86,7 @@ class Picamera2Camera:
         try:
             from picamera2 import Picamera2  # type: ignore[import-not-found]
         except ImportError:
-            raise CameraMissing(
+            raise CameraSupportMissing(
                 "picamera2 is not installed: on the Pi run `sudo apt install python3-picamera2` and make the "
                 "venv with --system-site-packages (pip cannot install it); or use --camera usb:0") from None
         try:
@@ -175,16 +180,19 @@ class VideoCaptureCamera:
 class LiveSource:
     """Frames from a live camera, stamped with the clock as they arrive, reopened with back-off when lost.
 
-    `on_health` receives CameraHealth events; iteration ends only when `stop()` is called.
+    `on_health` receives CameraHealth events; iteration ends only when `stop()` is called. A camera missing
+    at start raises CameraMissing, so a command can say what to fix; with `wait_for_camera` (the service)
+    it is reported and tried again with the same back-off, so a camera plugged in later is taken up.
     """
 
     def __init__(self, camera: Camera, *, on_health: Callable[[CameraHealth], None] | None = None,
                  clock: Callable[[], int] = time.monotonic_ns, sleep: Callable[[float], None] = time.sleep,
-                 backoff_s: Sequence[float] = DEFAULT_BACKOFF_S):
+                 backoff_s: Sequence[float] = DEFAULT_BACKOFF_S, wait_for_camera: bool = False):
         self.camera = camera
         self.on_health = on_health or (lambda event: None)
         self.clock, self.sleep = clock, sleep
         self.backoff_s = tuple(backoff_s)
+        self.wait_for_camera = wait_for_camera
         self._stopped = False
         self._opened = False
 
@@ -200,7 +208,13 @@ class LiveSource:
 
     def __iter__(self) -> Iterator[Frame]:
         if not self._opened:
-            self.camera.open()  # CameraMissing propagates: at start, the person must fix something
+            try:
+                self.camera.open()
+            except CameraMissing as exc:
+                if not self.wait_for_camera or isinstance(exc, CameraSupportMissing):
+                    raise
+                self._health("missing", f"{exc}; trying again every few seconds")
+                self._reopen()
             self._opened = True
         while not self._stopped:
             try:
@@ -282,13 +296,13 @@ class FolderSource:
 def open_source(spec: str, *, width: int = 1280, height: int = 720,
                 on_health: Callable[[CameraHealth], None] | None = None,
                 clock: Callable[[], int] = time.monotonic_ns, sleep: Callable[[float], None] = time.sleep,
-                interval_ms: float = 100.0, realtime: bool = False, rotate: int = 0):
+                interval_ms: float = 100.0, realtime: bool = False, rotate: int = 0, wait_for_camera: bool = False):
     """A frame source for `spec`: "picamera2", "usb:N", a video file, a folder of images, or a recording
     directory (one with frames.jsonl). `realtime` paces a recording at its recorded speed. `rotate` turns
     each frame that many degrees clockwise (`rotation.UprightSource`), except a recording's: the companion
-    records frames already upright."""
+    records frames already upright. `wait_for_camera`: see `LiveSource`."""
     source = _open_source(spec, width=width, height=height, on_health=on_health, clock=clock, sleep=sleep,
-                          interval_ms=interval_ms, realtime=realtime)
+                          interval_ms=interval_ms, realtime=realtime, wait_for_camera=wait_for_camera)
     if rotate and not getattr(source, "upright", False):
         from .rotation import UprightSource
 
@@ -296,15 +310,18 @@ def open_source(spec: str, *, width: int = 1280, height: int = 720,
     return source
 
 
-def _open_source(spec: str, *, width: int, height: int, on_health, clock, sleep, interval_ms: float, realtime: bool):
+def _open_source(spec: str, *, width: int, height: int, on_health, clock, sleep, interval_ms: float, realtime: bool,
+                 wait_for_camera: bool):
     if spec == "picamera2":
-        return LiveSource(Picamera2Camera(width, height), on_health=on_health, clock=clock, sleep=sleep)
+        return LiveSource(Picamera2Camera(width, height), on_health=on_health, clock=clock, sleep=sleep,
+                          wait_for_camera=wait_for_camera)
     if spec.startswith("usb:"):
         try:
             index = int(spec[4:])
         except ValueError:
             raise SourceError(f"bad camera spec {spec!r}: usb:N needs a device number, like usb:0") from None
-        return LiveSource(VideoCaptureCamera(index, width, height), on_health=on_health, clock=clock, sleep=sleep)
+        return LiveSource(VideoCaptureCamera(index, width, height), on_health=on_health, clock=clock, sleep=sleep,
+                          wait_for_camera=wait_for_camera)
     path = Path(spec)
     if not path.exists():
         raise SourceError(f"no camera or file {spec!r}: use picamera2, usb:N, a video file, a folder of images "

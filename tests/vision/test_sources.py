@@ -6,8 +6,8 @@ import pytest
 
 from companion.events import CameraHealth
 from companion.vision.recording import FrameRecorder, RecordingSource
-from companion.vision.sources import (CameraFailed, CameraMissing, FolderSource, Frame, LiveSource, SourceError,
-                                      VideoFileSource, open_source)
+from companion.vision.sources import (CameraFailed, CameraMissing, CameraSupportMissing, FolderSource, Frame,
+                                      LiveSource, SourceError, VideoFileSource, open_source)
 
 
 class FakeCamera:
@@ -192,3 +192,37 @@ def test_opencv_is_hushed_while_a_capture_opens_through_whichever_calls_its_vers
     monkeypatch.setenv("OPENCV_LOG_LEVEL", "INFO")
     with hushed_video_io():
         assert level == [3]
+
+
+def test_the_service_waits_for_a_camera_missing_at_start_and_takes_it_up_once_plugged_in():
+    class PluggedInLater(FakeCamera):
+        def __init__(self):
+            super().__init__([image(7), image(8)])
+            self.tries = 0
+
+        def open(self):
+            self.tries += 1
+            if self.tries < 3:
+                raise CameraMissing("cannot open USB camera 0 (/dev/video0): check the USB cable")
+            self.is_open = True
+
+    health, sleeps = [], []
+    source = LiveSource(PluggedInLater(), on_health=health.append, clock=counting_clock(), sleep=sleeps.append,
+                        backoff_s=(0.5, 1.0), wait_for_camera=True)
+    frames = list(itertools.islice(source, 2))
+    assert [int(f.image[0, 0, 0]) for f in frames] == [7, 8]
+    assert sleeps == [0.5, 1.0]
+    assert [h.state for h in health] == ["missing", "reopening", "lost", "reopening", "ok"]
+    assert health[0].message == ("cannot open USB camera 0 (/dev/video0): check the USB cable; "
+                                 "trying again every few seconds")
+
+
+def test_a_camera_whose_driver_is_not_installed_is_not_waited_for():
+    class NoDriver(FakeCamera):
+        def open(self):
+            raise CameraSupportMissing("picamera2 is not installed: sudo apt install python3-picamera2")
+
+    sleeps = []
+    with pytest.raises(CameraSupportMissing, match="python3-picamera2"):
+        next(iter(LiveSource(NoDriver([]), sleep=sleeps.append, wait_for_camera=True)))
+    assert sleeps == []
