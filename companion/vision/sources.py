@@ -230,6 +230,8 @@ class LiveSource:
         while not self._stopped:
             self.camera.close()
             self.sleep(self.backoff_s[min(attempt, len(self.backoff_s) - 1)])
+            if self._stopped:
+                return
             attempt += 1
             self._health("reopening", f"{self.camera.name}: reopening, attempt {attempt}")
             try:

@@ -226,3 +226,15 @@ def test_a_camera_whose_driver_is_not_installed_is_not_waited_for():
     with pytest.raises(CameraSupportMissing, match="python3-picamera2"):
         next(iter(LiveSource(NoDriver([]), sleep=sleeps.append, wait_for_camera=True)))
     assert sleeps == []
+
+
+def test_a_source_stopped_while_it_waits_for_its_camera_says_nothing_more():
+    class NeverThere(FakeCamera):
+        def open(self):
+            raise CameraMissing("cannot open USB camera 0 (/dev/video0): check the USB cable")
+
+    health = []
+    source = LiveSource(NeverThere([]), on_health=health.append, clock=counting_clock(),
+                        sleep=lambda s: source.stop(), wait_for_camera=True)
+    assert list(source) == []
+    assert [h.state for h in health] == ["missing"]
