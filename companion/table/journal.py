@@ -51,6 +51,20 @@ class JournalError(RuntimeError):
     pass
 
 
+def _storage_problem(path: Path, exc: sqlite3.DatabaseError) -> str:
+    """What a person can do about SQLite's error on the journal at `path`."""
+    text = str(exc)
+    if "full" in text:
+        return (f"no room left where the games are kept ({path.parent}): free some space on the memory card "
+                "or disk")
+    if "not a database" in text or "malformed" in text:
+        return (f"the game journal {path} is damaged ({text}): move it away to start a new one (its games are "
+                "lost), or put back a copy")
+    if "readonly" in text or "read-only" in text:
+        return f"the game journal {path} cannot be written ({text}): check the state directory's permissions"
+    return f"the game journal {path} cannot be used: {text}"
+
+
 class Journal:
     """Owned by the table thread; other threads (history pages) read through `read_only()` connections."""
 
@@ -64,8 +78,11 @@ class Journal:
             raise JournalError(f"the state directory {self.path.parent} is a file, not a directory") from None
         except OSError as exc:
             raise JournalError(f"cannot create the state directory {self.path.parent}: {exc.strerror}") from None
-        self._db = self._connect()
-        self._db.executescript(SCHEMA)
+        try:
+            self._db = self._connect()
+            self._db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise JournalError(_storage_problem(self.path, exc)) from None
         self._lock = threading.Lock()
 
     def _connect(self) -> sqlite3.Connection:
@@ -127,14 +144,29 @@ class Transaction:
 
     def __enter__(self) -> "Transaction":
         self.journal._lock.acquire()
-        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.DatabaseError as exc:
+            self.journal._lock.release()
+            raise JournalError(_storage_problem(self.journal.path, exc)) from None
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
+        """A storage error (a full disk, a damaged file) inside the transaction or at its commit comes out as
+        a JournalError that says what to do; the transaction is rolled back either way."""
         try:
-            self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+            if exc_type is None:
+                try:
+                    self.db.execute("COMMIT")
+                    return
+                except sqlite3.DatabaseError as commit_error:
+                    exc = commit_error
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
         finally:
             self.journal._lock.release()
+        if isinstance(exc, sqlite3.DatabaseError):
+            raise JournalError(_storage_problem(self.journal.path, exc)) from None
 
     def new_game(self, game: str, setup: dict[str, Any], t: int) -> int:
         cur = self.db.execute("INSERT INTO games(game, setup, started_t) VALUES (?, ?, ?)",

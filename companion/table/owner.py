@@ -23,7 +23,7 @@ from ..games import registry
 from ..games.api import Action, GameError, Player, State
 from .commands import BadCommand, check_command
 from .inputs import Ask, Ignore, Play, ZoneHistory, answer_decision, decide
-from .journal import Journal
+from .journal import Journal, JournalError
 from .view import build_view
 
 
@@ -132,6 +132,8 @@ class Table:
             event, position, future = item
             try:
                 outcome = self._handle(event, position)
+            except JournalError as exc:  # every step is rolled back in memory too (`_play`)
+                outcome = Outcome(False, f"not saved, so not played: {exc}", self.version)
             except Exception as exc:  # the loop must outlive any one bad event
                 outcome = Outcome(False, f"internal error: {type(exc).__name__}: {exc}", self.version)
             if not future.set_running_or_notify_cancel():

@@ -185,3 +185,35 @@ def test_a_state_directory_that_is_a_file_or_cannot_be_made_is_named(tmp_path):
         Journal(tmp_path / "state")
     with pytest.raises(JournalError, match=r"cannot create the state directory .*state/games: Not a directory"):
         Journal(tmp_path / "state" / "games")
+
+
+def test_a_full_disk_refuses_the_step_in_plain_words_and_the_game_goes_on_once_there_is_room(table, tmp_path):
+    """SQLite's own limit stands in for a full memory card: it fails the same way ("database or disk is full")."""
+    assert table.request(START).ok
+    pages = table.journal._db.execute("PRAGMA page_count").fetchone()[0]
+    table.journal._db.execute(f"PRAGMA max_page_count = {pages + 1}")
+    steps = [{"do": "dice", "values": [3, 4]}, {"do": "play", "action": {"kind": "pass"}}] * 30
+    for number, step in enumerate(steps):
+        outcome = table.request(step)
+        if not outcome.ok:
+            break
+        saved = len(table.view()["game"]["history"])
+    else:
+        raise AssertionError("the journal never filled up")
+    assert outcome.message.startswith("not saved, so not played: no room left where the games are kept")
+    assert len(table.view()["game"]["history"]) == saved, "the refused step is not shown either"
+    table.journal._db.execute("PRAGMA max_page_count = 1073741823")
+    assert table.request(steps[number]).ok
+    again = restart(table, tmp_path)
+    try:
+        assert len(again.view()["game"]["history"]) == saved + 1
+    finally:
+        again.stop()
+
+
+def test_a_damaged_journal_is_named_with_what_to_do(tmp_path):
+    from companion.table.journal import JournalError
+
+    (tmp_path / "journal.sqlite3").write_bytes(b"not a database " * 100)
+    with pytest.raises(JournalError, match=r"journal.sqlite3 is damaged \(file is not a database\): move it away"):
+        Journal(tmp_path)
