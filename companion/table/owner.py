@@ -142,7 +142,7 @@ class Table:
 
     def _handle(self, event: Event, position: int | None) -> Outcome:
         if self.tap is not None:
-            self.tap(event)
+            self._record(event)
         if position is not None:
             self.replay_position = position
         try:
@@ -152,6 +152,16 @@ class Table:
         if changed:
             self._publish()
         return Outcome(True, message, self.version)
+
+    def _record(self, event: Event) -> None:
+        """A recording that cannot be written (a full disk, a USB stick pulled out) stops; the game goes on,
+        kept in the journal as ever, and the page says so."""
+        try:
+            self.tap(event)
+        except OSError as exc:
+            self.tap = None
+            self.health["recording"] = {"state": "error",
+                                        "message": f"the recording stopped ({exc}); the game goes on"}
 
     def _dispatch(self, event: Event) -> tuple[bool, str]:
         if isinstance(event, ZoneState):

@@ -217,3 +217,25 @@ def test_a_damaged_journal_is_named_with_what_to_do(tmp_path):
     (tmp_path / "journal.sqlite3").write_bytes(b"not a database " * 100)
     with pytest.raises(JournalError, match=r"journal.sqlite3 is damaged \(file is not a database\): move it away"):
         Journal(tmp_path)
+
+
+def test_a_recording_that_cannot_be_written_stops_and_the_game_goes_on(tmp_path):
+    written = []
+
+    def tap(event):
+        if len(written) == 2:
+            raise OSError(5, "Input/output error")  # a USB stick pulled out
+        written.append(event)
+
+    table = Table(Journal(tmp_path), tap=tap).start()
+    try:
+        assert table.request(START).ok
+        assert table.submit(settled(5, 3, 4)).result(5).ok
+        assert table.request({"do": "play", "action": {"kind": "pass"}}).ok
+        assert table.submit(settled(6, 2, 2)).result(5).ok
+        view = table.view()
+        assert len(view["game"]["history"]) == 3 and len(written) == 2
+        assert view["health"]["recording"] == {
+            "state": "error", "message": "the recording stopped ([Errno 5] Input/output error); the game goes on"}
+    finally:
+        table.stop()

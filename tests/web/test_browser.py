@@ -203,3 +203,25 @@ def test_magic_mountain_the_gate_reports_the_opening(browser, served, service):
         assert errors == []
     finally:
         page.close()
+
+
+def test_what_is_not_working_is_named_on_the_page(browser, served, service):
+    from companion.events import CameraHealth, SensorHealth
+
+    base, _ = served()
+    page, errors = open_page(browser, base, "phone")
+    try:
+        def pulled_out(event):
+            raise OSError(5, "Input/output error")
+
+        service.table.tap = pulled_out
+        service.table.submit(CameraHealth(t=1, state="lost", message="cannot open USB camera 0: check the cable")).result(5)
+        service.table.submit(SensorHealth(t=2, sensor="hub", state="disconnected", message="hub disconnected")).result(5)
+        page.wait_for_function("document.querySelectorAll('#health .warn').length === 3")
+        texts = page.locator("#health .warn").all_text_contents()
+        assert sorted(texts) == ["Camera: cannot open USB camera 0: check the cable",
+                                 "Recording: the recording stopped ([Errno 5] Input/output error); the game goes on",
+                                 "Sensor: hub disconnected"]
+        assert errors == []
+    finally:
+        page.close()

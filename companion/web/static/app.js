@@ -109,6 +109,7 @@
     for (const [what, h] of Object.entries(health)) {
       if (h.state === "ok") continue;
       if (what === "camera") box.append(el("p", { class: "warn" }, `Camera: ${h.message || h.state}`));
+      else if (what === "recording") box.append(el("p", { class: "warn" }, `Recording: ${h.message}`));
       else sensors.push(h.message || `${what.replace("sensor:", "")}: ${h.state}`);
     }
     if (sensors.length === 1) box.append(el("p", { class: "warn" }, `Sensor: ${sensors[0]}`));
