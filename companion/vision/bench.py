@@ -24,7 +24,7 @@ def build_frames(count: int = 8):
     """1280×720 frames, each holding two real photos side by side on their median colour."""
     import numpy as np
 
-    from .image_files import read_image
+    from .image_files import load_image
 
     photos = []
     for name in SETS:
@@ -35,10 +35,7 @@ def build_frames(count: int = 8):
         canvas = None
         x = 0
         for path in photos[2 * i % len(photos):][:2]:
-            image, why = read_image(path)
-            if image is None:
-                raise OSError(f"{path}: {why}")
-            image = image[: FRAME_SIZE[0], : FRAME_SIZE[1] // 2]
+            image = load_image(path)[: FRAME_SIZE[0], : FRAME_SIZE[1] // 2]
             if canvas is None:
                 canvas = np.empty((*FRAME_SIZE, 3), np.uint8)
                 canvas[:] = np.median(image.reshape(-1, 3), axis=0).astype(np.uint8)

@@ -54,12 +54,9 @@ class LabelledImage:
 
     def read(self):
         """The photo as a BGR array; OSError naming the photo and why, when it cannot be read."""
-        from .image_files import read_image
+        from .image_files import load_image
 
-        frame, reason = read_image(self.path)
-        if reason:
-            raise OSError(f"{self.path}: {reason}")
-        return frame
+        return load_image(self.path)
 
 
 def split_of(name: str) -> str:

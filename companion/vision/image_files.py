@@ -32,3 +32,12 @@ def read_image(path: str | os.PathLike) -> tuple[np.ndarray | None, str | None]:
         return None, reason
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     return (None, "cannot decode as an image") if image is None else (image, None)
+
+
+def load_image(path: str | os.PathLike) -> np.ndarray:
+    """The BGR image at `path`; OSError naming the file and why, when it cannot be read (for tools that
+    stop at a bad file: the scorers and the benchmark)."""
+    image, reason = read_image(path)
+    if image is None:
+        raise OSError(f"{path}: {reason}")
+    return image
