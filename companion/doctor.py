@@ -151,7 +151,7 @@ def check_tray_and_zones(settings: Settings) -> Check:
     """camera.tray and camera.zones against the picture camera.width x camera.height (turned by
     camera.rotate), and the symbol dice the zones read taught: each of these otherwise fails only once the
     service runs, on the page."""
-    from .vision.tray import parse_tray
+    from .vision.tray import clip_box, parse_tray
 
     camera = settings["camera"]
     width, height = camera["width"], camera["height"]
@@ -162,9 +162,8 @@ def check_tray_and_zones(settings: Settings) -> Check:
     warns: list[str] = []
 
     def place(what: str, box) -> None:
-        x0, y0, x1, y1 = box
-        inside = (max(0, x0), max(0, y0), min(width, x1), min(height, y1))
-        if inside[2] <= inside[0] or inside[3] <= inside[1]:
+        inside = clip_box(box, width, height)
+        if inside is None:
             fails.append(f"{what} {','.join(map(str, box))} lies outside {picture}")
         elif inside != tuple(box):
             warns.append(f"{what} {','.join(map(str, box))} reaches past {picture}; only the part inside counts")

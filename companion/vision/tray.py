@@ -26,14 +26,20 @@ def parse_tray(text: str | None) -> Box | None:
     return (x0, y0, x1, y1)
 
 
+def clip_box(box: Box, width: int, height: int) -> Box | None:
+    """The part of `box` inside a width x height picture; None when it lies wholly outside."""
+    x0, y0, x1, y1 = (int(v) for v in box)
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(width, x1), min(height, y1)
+    return (x0, y0, x1, y1) if x1 > x0 and y1 > y0 else None
+
+
 def crop_to_tray(frame: np.ndarray, tray: Box | None) -> tuple[np.ndarray, int, int] | None:
     """(the tray's part of the frame, its left, its top), clipped to the frame; None when the tray lies
     wholly outside it."""
     if tray is None:
         return frame, 0, 0
-    x0, y0, x1, y1 = (int(v) for v in tray)
-    x0, y0 = max(0, x0), max(0, y0)
-    x1, y1 = min(frame.shape[1], x1), min(frame.shape[0], y1)
-    if x1 <= x0 or y1 <= y0:
+    inside = clip_box(tray, frame.shape[1], frame.shape[0])
+    if inside is None:
         return None
+    x0, y0, x1, y1 = inside
     return frame[y0:y1, x0:x1], x0, y0
