@@ -21,6 +21,8 @@ import threading
 from pathlib import Path
 from typing import Any, Iterator
 
+from .state_lock import FolderInUse, StateDirLock
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games(
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -70,7 +72,8 @@ class Journal:
 
     FILE_NAME = "journal.sqlite3"
 
-    def __init__(self, state_dir: str | Path):
+    def __init__(self, state_dir: str | Path, *, fresh: bool = False):
+        """`fresh` starts from an empty journal, once no other companion has the folder (the demo)."""
         self.path = Path(state_dir) / self.FILE_NAME
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -78,10 +81,22 @@ class Journal:
             raise JournalError(f"the state directory {self.path.parent} is a file, not a directory") from None
         except OSError as exc:
             raise JournalError(f"cannot create the state directory {self.path.parent}: {exc.strerror}") from None
+        self._folder_lock = StateDirLock(self.path.parent)
+        try:
+            self._folder_lock.acquire()
+        except FolderInUse as exc:
+            raise JournalError(str(exc)) from None
+        except OSError as exc:
+            raise JournalError(f"the state directory {self.path.parent} cannot be written ({exc.strerror}): "
+                               "check its permissions") from None
+        if fresh:
+            for suffix in ("", "-wal", "-shm"):
+                self.path.with_name(self.path.name + suffix).unlink(missing_ok=True)
         try:
             self._db = self._connect()
             self._db.executescript(SCHEMA)
         except sqlite3.DatabaseError as exc:
+            self._folder_lock.release()
             raise JournalError(_storage_problem(self.path, exc)) from None
         self._lock = threading.Lock()
 
@@ -94,6 +109,7 @@ class Journal:
 
     def close(self) -> None:
         self._db.close()
+        self._folder_lock.release()
 
     # -- writing: one transaction per acknowledged request ---------------------------------------
     def transaction(self) -> "Transaction":

@@ -6,7 +6,6 @@ page shows, and everything else runs.
 from __future__ import annotations
 
 import logging
-import shutil
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -33,9 +32,7 @@ class Service:
         self.sensors: Any = None
         self.demo_player: Any = None
         journal_dir = self.state_dir / "demo-journal" if demo else self.state_dir
-        if demo and journal_dir.exists():
-            shutil.rmtree(journal_dir)  # the demo starts from scratch each time
-        self.journal = Journal(journal_dir)
+        self.journal = Journal(journal_dir, fresh=demo)
         self.table = Table(self.journal, on_loop=on_loop, tap=tap)
 
     def start(self) -> "Service":

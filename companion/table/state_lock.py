@@ -1,0 +1,55 @@
+"""One companion per games folder.
+
+Two companions on one journal (the service, and `companion serve --port 8081` started by hand beside it;
+or a `companion replay --state-dir` into the live folder) would each play their own copy of the game and
+write both into the journal, which then replays into neither. The journal holds an exclusive lock on a
+file in the folder for as long as it is open. The kernel lets go of it when the process ends however it
+ends, so a kicked-out power cord or a SIGKILL leaves no stale lock behind.
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+
+
+class FolderInUse(RuntimeError):
+    pass
+
+
+class StateDirLock:
+    FILE_NAME = "journal.lock"
+
+    def __init__(self, state_dir: str | Path):
+        self.path = Path(state_dir) / self.FILE_NAME
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        """Take the lock, or raise FolderInUse naming the process that holds it."""
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _read_holder(fd)
+            os.close(fd)
+            raise FolderInUse(f"the games in {self.path.parent} are open in another companion"
+                              f"{f' (process {holder})' if holder else ''}: stop it first (on the Pi: "
+                              "`sudo systemctl stop companion`), or give this one another --state-dir") from None
+        except OSError:
+            os.close(fd)
+            raise
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def _read_holder(fd: int) -> str:
+    try:
+        return os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        return ""
