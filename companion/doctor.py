@@ -151,7 +151,8 @@ def check_tray_and_zones(settings: Settings) -> Check:
     """camera.tray and camera.zones against the picture camera.width x camera.height (turned by
     camera.rotate), and the symbol dice the zones read taught: each of these otherwise fails only once the
     service runs, on the page."""
-    from .vision.tray import clip_box, parse_tray
+    from .table.tray_choice import TrayChoice
+    from .vision.tray import clip_box, parse_tray, tray_text
 
     camera = settings["camera"]
     width, height = camera["width"], camera["height"]
@@ -164,14 +165,16 @@ def check_tray_and_zones(settings: Settings) -> Check:
     def place(what: str, box) -> None:
         inside = clip_box(box, width, height)
         if inside is None:
-            fails.append(f"{what} {','.join(map(str, box))} lies outside {picture}")
+            fails.append(f"{what} {tray_text(box)} lies outside {picture}")
         elif inside != tuple(box):
-            warns.append(f"{what} {','.join(map(str, box))} reaches past {picture}; only the part inside counts")
+            warns.append(f"{what} {tray_text(box)} reaches past {picture}; only the part inside counts")
 
+    on_page, tray = TrayChoice(settings.state_dir, camera["tray"]).page_choice()
     try:
-        tray = parse_tray(camera["tray"])
+        if not on_page:
+            tray = parse_tray(camera["tray"])
         if tray is not None:
-            place("camera.tray", tray)
+            place("the tray set on the page" if on_page else "camera.tray", tray)
     except ValueError as exc:
         fails.append(f"camera.tray: {exc}")
     kinds = set()

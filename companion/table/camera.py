@@ -23,9 +23,14 @@ def _recorded(frames: Iterable[Any], recorder) -> Iterator[Any]:
         yield frame
 
 
+class TrayNotKept(RuntimeError):
+    pass
+
+
 class CameraFeed:
-    def __init__(self, pipeline, sink: Callable[[Event], Any], recorder=None):
+    def __init__(self, pipeline, sink: Callable[[Event], Any], recorder=None, tray_choice=None):
         self.pipeline = pipeline
+        self.tray_choice = tray_choice
         self.sink = sink
         self.recorder = recorder
         self._reading_jpeg: bytes | None = None
@@ -75,16 +80,32 @@ class CameraFeed:
     def reading_jpeg(self) -> bytes | None:
         return self._reading_jpeg
 
+    @property
+    def tray(self) -> tuple[int, int, int, int] | None:
+        """The tray set by hand that is read in; None: found on its own."""
+        return self.pipeline.tray
+
     def set_tray(self, box: tuple[int, int, int, int] | None) -> None:
-        """The tray region in pixels, used from the next frame on; None: "auto", found on its own."""
+        """The tray region in pixels, used from the next frame on and kept for the next start; None: "auto",
+        found on its own. Raises TrayNotKept when it is used but could not be kept."""
         self.pipeline.set_tray(box)
+        self._record_tray(box)
+        if self.tray_choice is not None:
+            try:
+                self.tray_choice.save(box)
+            except OSError as exc:
+                raise TrayNotKept(f"the tray is set, but it could not be kept for the next start "
+                                  f"({exc.strerror or exc}); set it again after a restart") from None
+
+    def _record_tray(self, box) -> None:
         setup = getattr(self, "camera_setup", None)
         if setup is not None and self.recorder is not None:
             from dataclasses import replace
 
+            from ..vision.tray import tray_text
             from .reread import write_camera_setup
 
-            self.camera_setup = replace(setup, tray=",".join(map(str, box)) if box else "auto")
+            self.camera_setup = replace(setup, tray=tray_text(box))
             write_camera_setup(self.recorder.directory, self.camera_setup)
 
     def stop(self) -> None:
@@ -100,10 +121,13 @@ def open_camera(settings, sink: Callable[[Event], Any], record_dir=None) -> Came
     try:
         from ..vision.live import DicePipeline
         from ..vision.readers import get_reader
-        from ..vision.tray import parse_tray
+        from ..vision.tray import tray_text
+        from .tray_choice import TrayChoice
     except ModuleNotFoundError as exc:
         raise CameraUnavailable(f"the camera pipeline is not part of this build ({exc.name} is missing)") from None
     camera = settings["camera"]
+    tray_choice = TrayChoice(settings.state_dir, camera["tray"])
+    tray = tray_choice.current()
     recorder = None
     if record_dir is not None:
         from ..vision.recording import FrameRecorder
@@ -112,14 +136,14 @@ def open_camera(settings, sink: Callable[[Event], Any], record_dir=None) -> Came
     pipeline = DicePipeline.from_spec(camera["source"], get_reader("pips"), width=camera["width"],
                                       height=camera["height"], rotate=camera["rotate"], wait_for_camera=True,
                                       settle_ms=camera["settle_ms"],
-                                      tray=parse_tray(camera["tray"]), auto_tray=True,
+                                      tray=tray, auto_tray=True,
                                       zones=dice_zones(settings, sink),
                                       on_event=sink)
-    feed = CameraFeed(pipeline, sink, recorder)
+    feed = CameraFeed(pipeline, sink, recorder, tray_choice)
     if record_dir is not None:
         from .reread import CameraSetup, write_camera_setup
 
-        feed.camera_setup = CameraSetup("pips", camera["tray"], camera["zones"], camera["settle_ms"])
+        feed.camera_setup = CameraSetup("pips", tray_text(tray), camera["zones"], camera["settle_ms"])
         write_camera_setup(record_dir, feed.camera_setup)  # so `companion replay --frames` reads as live did
     return feed.start()
 

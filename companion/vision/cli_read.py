@@ -24,7 +24,7 @@ import time
 
 from ..cli import CliError
 from .rotation import parse_rotation
-from .tray import crop_to_tray, is_auto, parse_tray
+from .tray import crop_to_tray, is_auto, parse_tray, tray_text
 
 DICE_KINDS = ("pips", "fruit", "matcho")
 
@@ -78,7 +78,7 @@ def read_images(paths: list[str], reader, tray, as_json: bool, out=None, rotate:
             continue
         if tray is not None and crop_to_tray(frame, tray) is None:
             height, width = frame.shape[:2]
-            error = f"the tray {','.join(map(str, tray))} lies outside this {width}x{height} image"
+            error = f"the tray {tray_text(tray)} lies outside this {width}x{height} image"
             print(json.dumps({"image": path, "error": error}) if as_json else f"{path}: error: {error}", file=out)
             continue
         start = time.perf_counter_ns()

@@ -15,7 +15,7 @@ from typing import Callable, Iterable, TextIO
 from ..events import CameraHealth, DiceSettled, DieReading, Event, SensorHealth, ZoneState
 from .settle import Box, MotionSettings, Reader, SettleDetector
 from .sources import Frame
-from .tray import crop_to_tray
+from .tray import crop_to_tray, tray_text
 from .tray_finder import AutoTray, FoundTrayReader
 from .zones import Zone, ZoneTracker
 
@@ -83,7 +83,7 @@ class DicePipeline:
         self._tray_checked = True
         if self.tray is not None and self.auto_tray is None and crop_to_tray(frame.image, self.tray) is None:
             height, width = frame.image.shape[:2]
-            self._tray_outside = ",".join(map(str, self.tray))
+            self._tray_outside = tray_text(self.tray)
             instead = "finding the tray on its own" if self._finds_tray else "reading the whole picture"
             self.set_tray(None)
             self._tray_checked = True

@@ -26,6 +26,11 @@ def parse_tray(text: str | None) -> Box | None:
     return (x0, y0, x1, y1)
 
 
+def tray_text(box: Box | None) -> str:
+    """The tray as camera.tray writes it: "auto" for None, else "x0,y0,x1,y1"."""
+    return ",".join(map(str, box)) if box else "auto"
+
+
 def clip_box(box: Box, width: int, height: int) -> Box | None:
     """The part of `box` inside a width x height picture; None when it lies wholly outside."""
     x0, y0, x1, y1 = (int(v) for v in box)

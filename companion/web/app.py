@@ -13,6 +13,7 @@ from typing import Any
 from flask import Flask, Response, jsonify, render_template, request
 
 from ..games import registry
+from ..table.camera import TrayNotKept
 from . import boards
 from .security import Refused, check_client, check_same_origin
 from .stream import Broadcaster, TooManyStreams
@@ -167,6 +168,14 @@ def create_app(service, *, allow_outside: bool = False, max_streams: int = 16, d
             return fail(404, "no photo of the last roll")
         return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
+    @app.get("/api/tray")
+    def tray_in_use():
+        camera = getattr(service, "camera", None)
+        if camera is None:
+            return fail(404, "there is no camera to calibrate")
+        box = getattr(camera, "tray", None)
+        return jsonify({"tray": list(box) if box else "auto"})
+
     @app.post("/api/tray")
     def tray():
         camera = getattr(service, "camera", None)
@@ -174,14 +183,14 @@ def create_app(service, *, allow_outside: bool = False, max_streams: int = 16, d
             return fail(409, "there is no camera to calibrate")
         body = request.get_json(silent=True)
         box = body.get("tray") if isinstance(body, dict) else None
-        if box == "auto":
-            camera.set_tray(None)
-            return jsonify({"ok": True, "tray": "auto"})
-        if (not isinstance(box, list) or len(box) != 4
-                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in box)
-                or box[0] >= box[2] or box[1] >= box[3]):
+        if box != "auto" and (not isinstance(box, list) or len(box) != 4
+                              or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in box)
+                              or box[0] >= box[2] or box[1] >= box[3]):
             return fail(400, "the tray is \"auto\" or [x0, y0, x1, y1] in pixels with x0 < x1 and y0 < y1")
-        camera.set_tray(tuple(box))
+        try:
+            camera.set_tray(None if box == "auto" else tuple(box))
+        except TrayNotKept as exc:
+            return jsonify({"ok": True, "tray": box, "warning": str(exc)})
         return jsonify({"ok": True, "tray": box})
 
     @app.get("/api/addresses")

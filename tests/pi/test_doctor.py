@@ -132,3 +132,17 @@ def test_a_turned_camera_swaps_the_pictures_sides(tmp_path):
     text = '[camera]\ntray = "0,0,700"\n'
     check = by_name(run_checks(fake_machine(tmp_path), settings_file(tmp_path, text)))["tray and zones"]
     assert check.status == FAIL and "camera.tray: bad tray '0,0,700'" in check.message
+
+
+def test_the_tray_set_on_the_page_is_the_one_checked(tmp_path):
+    from companion.table.tray_choice import TrayChoice
+
+    (tmp_path / "state").mkdir()
+    TrayChoice(tmp_path / "state", "auto").save((0, 0, 1280, 720))
+    text = '[camera]\nwidth = 640\nheight = 480\ntray = "auto"\n'
+    check = by_name(run_checks(fake_machine(tmp_path), settings_file(tmp_path, text)))["tray and zones"]
+    assert check.status == WARN
+    assert "the tray set on the page 0,0,1280,720 reaches past the camera's 640x480 picture" in check.message
+    text = '[camera]\nwidth = 640\nheight = 480\ntray = "0,0,600,400"\n'  # edited since: the settings win
+    check = by_name(run_checks(fake_machine(tmp_path), settings_file(tmp_path, text)))["tray and zones"]
+    assert check.status == OK

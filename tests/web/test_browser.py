@@ -225,3 +225,31 @@ def test_what_is_not_working_is_named_on_the_page(browser, served, service):
         assert errors == []
     finally:
         page.close()
+
+
+def test_the_camera_view_shows_the_tray_in_use_and_sets_another(browser, served, service):
+    class Camera:
+        tray = (10, 20, 300, 200)
+
+        def latest_jpeg(self):
+            return None
+
+        def set_tray(self, box):
+            self.tray = box
+
+    service.camera = Camera()
+    base, _ = served()
+    page, errors = open_page(browser, base, "phone")
+    try:
+        page.click("#camera-box summary")
+        page.wait_for_function("document.querySelector('#tray').value === '10, 20, 300, 200'")
+        page.fill("#tray", "12, 24, 600, 400")
+        page.click("#tray-set")
+        page.wait_for_selector("text=Tray set.")
+        assert service.camera.tray == (12, 24, 600, 400)
+        page.click("#camera-box summary")
+        page.click("#camera-box summary")
+        page.wait_for_function("document.querySelector('#tray').value === '12, 24, 600, 400'")
+        assert errors == []
+    finally:
+        page.close()

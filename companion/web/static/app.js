@@ -470,8 +470,19 @@
       const response = await fetch("/api/tray", { method: "POST", headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ tray }) });
       const body = await response.json();
-      toast(response.ok ? "Tray set." : body.message);
+      toast(response.ok ? (body.warning || "Tray set.") : body.message);
     } catch (err) { toast("The companion cannot be reached."); }
+  }
+
+  // The tray the camera reads in, shown when the camera view is opened (empty: auto).
+  async function showTray() {
+    if (!$("camera-box").querySelector("details").open) return;
+    try {
+      const response = await fetch("/api/tray");
+      if (!response.ok) return;
+      const { tray } = await response.json();
+      $("tray").value = tray === "auto" ? "" : tray.join(", ");
+    } catch (err) { /* offline: the field keeps what it had */ }
   }
 
   // The foot of the page: where other phones open it, and for the table's own screen or a joined phone
@@ -503,6 +514,7 @@
     if (!(await send({ do: "dice", values }))) { chanceValues = values; render(view); }
   });
   $("tray-set").addEventListener("click", setTray);
+  $("camera-box").querySelector("details").addEventListener("toggle", showTray);
   loadGames();
   loadShare();
   connect();

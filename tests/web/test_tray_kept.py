@@ -1,0 +1,95 @@
+"""The tray set on the page's camera view outlives a restart (a power cut), the page shows the tray in use,
+and an edit of camera.tray in the settings made afterwards wins."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.config import load_settings
+from companion.table.service import Service
+from companion.web.app import create_app
+
+
+@pytest.fixture
+def frames(tmp_path):
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for n in range(3):
+        cv2.imwrite(str(folder / f"{n}.png"), np.full((480, 640, 3), 90 + n, np.uint8))
+    return folder
+
+
+def settings(tmp_path, frames, tray="auto"):
+    return load_settings(env={}, overrides={"service": {"state_dir": str(tmp_path / "games")},
+                                            "sensors": {"backend": "none"},
+                                            "camera": {"source": str(frames), "tray": tray}})
+
+
+class Running:
+    """A started service with a client of its page."""
+
+    def __init__(self, settings):
+        self.service = Service(settings).start()
+        self.page = create_app(self.service).test_client()
+
+    def tray(self):
+        reply = self.page.get("/api/tray")
+        assert reply.status_code == 200
+        return reply.get_json()["tray"]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        self.service.stop()
+
+
+def test_the_tray_set_on_the_page_is_read_in_again_after_a_restart(tmp_path, frames):
+    with Running(settings(tmp_path, frames)) as running:
+        assert running.tray() == "auto"
+        reply = running.page.post("/api/tray", json={"tray": [10, 20, 300, 200]})
+        assert reply.status_code == 200 and "warning" not in reply.get_json()
+        assert running.tray() == [10, 20, 300, 200]
+    with Running(settings(tmp_path, frames)) as running:
+        assert running.tray() == [10, 20, 300, 200], "the power cut did not lose the tray"
+        assert running.page.post("/api/tray", json={"tray": "auto"}).status_code == 200
+    with Running(settings(tmp_path, frames)) as running:
+        assert running.tray() == "auto"
+
+
+def test_an_edit_of_camera_tray_made_after_the_page_set_one_wins(tmp_path, frames):
+    with Running(settings(tmp_path, frames)) as running:
+        assert running.page.post("/api/tray", json={"tray": [10, 20, 300, 200]}).status_code == 200
+    with Running(settings(tmp_path, frames, tray="5,6,600,400")) as running:
+        assert running.tray() == [5, 6, 600, 400]
+        assert running.page.post("/api/tray", json={"tray": [1, 2, 3, 4]}).status_code == 200
+    with Running(settings(tmp_path, frames, tray="5,6,600,400")) as running:
+        assert running.tray() == [1, 2, 3, 4]
+
+
+def test_a_damaged_tray_file_falls_back_to_the_settings(tmp_path, frames):
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "camera-tray.json").write_text('{"tray": 7, "instead_of": "auto"}')
+    with Running(settings(tmp_path, frames)) as running:
+        assert running.tray() == "auto"
+    (tmp_path / "games" / "camera-tray.json").write_text("{not json")
+    with Running(settings(tmp_path, frames, tray="5,6,600,400")) as running:
+        assert running.tray() == [5, 6, 600, 400]
+
+
+def test_a_tray_that_cannot_be_kept_is_still_used_and_the_page_is_told(tmp_path, frames):
+    with Running(settings(tmp_path, frames)) as running:
+        (tmp_path / "games" / "camera-tray.json.new").mkdir()  # stands in for a full or read-only card
+        reply = running.page.post("/api/tray", json={"tray": [10, 20, 300, 200]})
+        assert reply.status_code == 200
+        assert reply.get_json()["warning"].startswith("the tray is set, but it could not be kept for the next start")
+        assert running.tray() == [10, 20, 300, 200]
+
+
+def test_without_a_camera_there_is_no_tray_to_show(tmp_path):
+    missing = load_settings(env={}, overrides={"service": {"state_dir": str(tmp_path)}, "sensors": {"backend": "none"},
+                                               "camera": {"source": str(tmp_path / "no-camera-here")}})
+    with Running(missing) as running:
+        reply = running.page.get("/api/tray")
+        assert reply.status_code == 404 and "no camera" in reply.get_json()["message"]
