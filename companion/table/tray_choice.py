@@ -43,6 +43,7 @@ class TrayChoice:
 
     def save(self, box: Box | None) -> None:
         """Keep the page's tray (None: auto). Written whole or not at all; raises OSError if it cannot be."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         partial = self.path.with_name(self.path.name + ".new")
         with open(partial, "w", encoding="utf-8") as out:
             json.dump({"tray": tray_text(box), "instead_of": self.settings_tray}, out)

@@ -99,7 +99,8 @@ def test_recording_keeps_the_camera_setup_the_replay_reads_with(session, tmp_pat
 
     directory, _ = session
     settings = load_settings(env={}, overrides={"camera": {"source": str(directory), "tray": "10,10,300,170",
-                                                           "settle_ms": 250}})
+                                                           "settle_ms": 250},
+                                                "service": {"state_dir": str(tmp_path / "games")}})
     out = tmp_path / "recorded"
     feed = open_camera(settings, lambda event: None, record_dir=out)
     try:
