@@ -7,6 +7,9 @@
 `{"do": "choose", "option": "fruit"}`    answer the table's question (who squeaked, ...)
 `{"do": "undo"}`, `{"do": "end"}` (stop the current game), `{"do": "resume", "game_id": 7}`
 
+Any of them may carry `"seen": view.step`, the game situation the page showed when it was tapped; it is
+refused if the game has moved on since (the page sends it with every tap).
+
 Every command is validated here, before it reaches the owner thread's logic, with a message a person reads.
 """
 from __future__ import annotations
@@ -42,7 +45,7 @@ def check_command(data: Any) -> dict[str, Any]:
     if not isinstance(name, str) or name not in _FIELDS:
         raise BadCommand(f"unknown request {name!r}; expected one of: {', '.join(COMMANDS)}")
     fields = _FIELDS[name]
-    unknown = set(data) - set(fields) - {"do"}
+    unknown = set(data) - set(fields) - {"do", "seen"}
     if unknown:
         raise BadCommand(f"request {name!r} has unknown field(s): {', '.join(sorted(unknown))}")
     for field, kinds in fields.items():
@@ -54,6 +57,8 @@ def check_command(data: Any) -> dict[str, Any]:
         if isinstance(value, bool) or not isinstance(value, kinds):
             wanted = " or ".join(_KIND_WORDS[k] for k in kinds)
             raise BadCommand(f"field {field!r} of {name!r} must be {wanted}, got {value!r}")
+    if "seen" in data and not isinstance(data["seen"], str):
+        raise BadCommand(f"\"seen\" is the step the page showed (view.step), got {data['seen']!r}")
     if name == "start":
         _check_players(data["players"])
     if name == "dice":

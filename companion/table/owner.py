@@ -195,6 +195,9 @@ class Table:
     # -- a person's commands ------------------------------------------------------------------------
     def _command(self, command: dict[str, Any], event: PlayerAction) -> tuple[bool, str]:
         name = command["do"]
+        if "seen" in command and command["seen"] != self._view["step"]:
+            raise Rejected("the game moved on before your tap arrived (someone else played, or the camera read "
+                           "a roll): look again, and tap again if it is still your move")
         if name == "start":
             self._start(command, event)
             return True, "game started"

@@ -5,6 +5,8 @@ needs nothing else). Built once per change, shared read-only by every stream.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import TYPE_CHECKING, Any
 
 from ..games import registry
@@ -18,13 +20,26 @@ RECENT_HISTORY = 30
 
 def build_view(table: "Table") -> dict[str, Any]:
     game = table.game
+    shown = game_view(game) if game is not None else None
     return {
         "version": table.version,
-        "game": game_view(game) if game is not None else None,
+        "step": step_token(shown, table.question),
+        "game": shown,
         "question": table.question,
         "notice": table.notice,
         "health": dict(table.health),
     }
+
+
+def step_token(game: dict[str, Any] | None, question: dict[str, Any] | None) -> str:
+    """Names the game situation a page shows: the game, its state, the last roll read and the question
+    asked. A tap sent with it (`"seen"`) is refused once the game has moved on, so two phones tapping at
+    once, or a tap on a page that had not caught up, never plays twice or into the next player's turn.
+    Made from the game alone (not the journal's numbering, not the clock), so a replay meets the same."""
+    situation = None if game is None else [game["name"], game["players"], game["variants"], game["state"],
+                                           game["history_count"], game["last_reading"]]
+    text = json.dumps([situation, question], sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
 def game_view(game) -> dict[str, Any]:

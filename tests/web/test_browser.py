@@ -253,3 +253,30 @@ def test_the_camera_view_shows_the_tray_in_use_and_sets_another(browser, served,
         assert errors == []
     finally:
         page.close()
+
+
+def test_a_tap_that_arrives_after_another_phone_played_is_refused_and_plays_nothing(browser, served, service):
+    base, _ = served()
+    page, errors = open_page(browser, base, "phone")
+    try:
+        start_game(page, "mountain-goats")
+        step(page)
+        step(page)
+        steps = len(service.table.view()["game"]["history"])
+
+        def other_phone_first(route):
+            assert service.table.request({"do": "undo"}).ok  # Ben's phone undid a moment earlier
+            route.continue_()
+
+        page.route("**/api/command", other_phone_first)
+        page.click("#undo")
+        page.wait_for_selector("#toast:not([hidden])")
+        assert page.text_content("#toast").startswith("the game moved on before your tap arrived")
+        assert len(service.table.view()["game"]["history"]) == steps - 1, "one undo, not two"
+        page.unroute("**/api/command")
+        page.wait_for_function(f"window.companionView.game.history_count === {steps - 1}")
+        page.click("#undo")
+        page.wait_for_function(f"window.companionView.game.history_count === {steps - 2}")
+        assert errors == []
+    finally:
+        page.close()

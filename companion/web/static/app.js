@@ -34,7 +34,7 @@
     if (DEMO) { toast("This is the demo: it plays itself."); return null; }
     try {
       const response = await fetch("/api/command", {
-        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(command),
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(view ? { ...command, seen: view.step } : command),
       });
       const body = await response.json();
       if (!response.ok) {

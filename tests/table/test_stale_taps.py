@@ -1,0 +1,95 @@
+"""Taps sent with the game situation the page showed (`seen`): two phones tapping at once, or a tap that
+arrives after the camera read a roll, never play twice or into the next player's turn."""
+from __future__ import annotations
+
+from companion.events import DiceSettled, DieReading
+from companion.table.journal import Journal
+from companion.table.owner import Table
+from companion.table.recording import EventRecorder, read_events, replay
+
+START = {"do": "start", "game": "fake-race", "players": [{"name": "Ada"}, {"name": "Ben"}]}
+MOVED_ON = "the game moved on before your tap arrived"
+
+
+def roll(t, *values):
+    return DiceSettled(t=t, dice=tuple(DieReading(v, (10.0 * i, 10.0), (0.0, 0.0, 9.0, 9.0), 0.99)
+                                       for i, v in enumerate(values)))
+
+
+def test_two_phones_tapping_at_once_play_once_and_undo_once(tmp_path):
+    table = Table(Journal(tmp_path)).start()
+    try:
+        assert table.request(START).ok
+        assert table.submit(roll(1, 3, 4)).result(5).ok
+        seen = table.view()["step"]
+        first = table.request({"do": "play", "action": {"kind": "pass"}, "seen": seen})
+        second = table.request({"do": "play", "action": {"kind": "pass"}, "seen": seen})
+        assert first.ok and not second.ok and second.message.startswith(MOVED_ON)
+        game = table.view()["game"]
+        assert [step["text"] for step in game["history"]] == ["Rolled 3 and 4", "Pass"]
+
+        seen = table.view()["step"]
+        assert table.request({"do": "undo", "seen": seen}).ok
+        assert not table.request({"do": "undo", "seen": seen}).ok, "one undo tapped on two phones undoes one step"
+        assert len(table.view()["game"]["history"]) == 1
+    finally:
+        table.stop()
+
+
+def test_a_correction_tapped_while_the_camera_read_the_next_roll_is_refused(tmp_path):
+    table = Table(Journal(tmp_path)).start()
+    try:
+        assert table.request(START).ok
+        assert table.submit(roll(1, 3, 4)).result(5).ok
+        assert table.request({"do": "play", "action": {"kind": "pass"}}).ok
+        seen = table.view()["step"]  # the page shows Ada's roll of 3 and 4
+        assert table.submit(roll(2, 6, 6)).result(5).ok  # Ben rolls before the tap arrives
+        late = table.request({"do": "correct", "index": 0, "value": 5, "seen": seen})
+        assert not late.ok and late.message.startswith(MOVED_ON)
+        assert table.view()["game"]["last_reading"]["values"] == [6, 6]
+        fresh = table.request({"do": "correct", "index": 0, "value": 5, "seen": table.view()["step"]})
+        assert fresh.ok and table.view()["game"]["last_reading"]["values"] == [5, 6]
+    finally:
+        table.stop()
+
+
+def test_what_does_not_change_the_game_keeps_a_tap_valid(tmp_path):
+    from companion.events import CameraHealth
+
+    table = Table(Journal(tmp_path)).start()
+    try:
+        assert table.request(START).ok
+        assert table.submit(roll(1, 3, 4)).result(5).ok
+        seen = table.view()["step"]
+        assert table.submit(CameraHealth(t=2, state="lost", message="cannot open USB camera 0")).result(5).ok
+        assert table.view()["step"] == seen
+        assert table.request({"do": "play", "action": {"kind": "pass"}, "seen": seen}).ok
+        assert table.request({"do": "undo"}).ok, "a request without `seen` (a script) is taken as it comes"
+        assert not table.request({"do": "undo", "seen": 7}).ok
+    finally:
+        table.stop()
+
+
+def test_a_recorded_session_with_a_refused_late_tap_replays_to_the_same_game(tmp_path):
+    recorder = EventRecorder(tmp_path / "session")
+    table = Table(Journal(tmp_path / "live"), tap=recorder).start()
+    try:
+        table.request({"do": "start", "game": "fake-race", "players": [{"name": "Ada"}, {"name": "Ben"}]})
+        table.submit(roll(1, 3, 4)).result(5)
+        seen = table.view()["step"]
+        assert table.request({"do": "play", "action": {"kind": "pass"}, "seen": seen}).ok
+        assert not table.request({"do": "play", "action": {"kind": "pass"}, "seen": seen}).ok
+        table.submit(roll(2, 2, 5)).result(5)
+        assert table.request({"do": "play", "action": {"kind": "move", "steps": 5},
+                              "seen": table.view()["step"]}).ok
+        live = table.view()["game"]
+    finally:
+        table.stop()
+        recorder.close()
+    again = Table(Journal(tmp_path / "again")).start()
+    try:
+        replay(read_events(tmp_path / "session"), again, fast=True)
+        assert again.view()["game"]["state"] == live["state"]
+        assert again.view()["game"]["history_count"] == live["history_count"] == 4
+    finally:
+        again.stop()
