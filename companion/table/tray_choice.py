@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from pathlib import Path
 
+from ..durable import write_json
 from ..vision.tray import parse_tray, tray_text
 
 log = logging.getLogger(__name__)
@@ -43,13 +43,7 @@ class TrayChoice:
 
     def save(self, box: Box | None) -> None:
         """Keep the page's tray (None: auto). Written whole or not at all; raises OSError if it cannot be."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        partial = self.path.with_name(self.path.name + ".new")
-        with open(partial, "w", encoding="utf-8") as out:
-            json.dump({"tray": tray_text(box), "instead_of": self.settings_tray}, out)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(partial, self.path)
+        write_json(self.path, {"tray": tray_text(box), "instead_of": self.settings_tray})
 
     def _saved(self) -> dict | None:
         try:

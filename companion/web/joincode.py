@@ -12,12 +12,13 @@ import hashlib
 import hmac
 import ipaddress
 import json
-import os
 import secrets
 import time
 from collections import defaultdict, deque
 from pathlib import Path
 from typing import Callable
+
+from ..durable import write_json
 
 COOKIE = "companion_join"
 CODE_DIGITS = 6
@@ -51,14 +52,7 @@ class JoinCodes:
         return {"code": "".join(secrets.choice("0123456789") for _ in range(CODE_DIGITS)), "key": secrets.token_hex(32)}
 
     def _write(self, data: dict) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
-        with open(tmp, "w") as f:
-            json.dump(data, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, self.path)
+        write_json(self.path, data, private=True)
 
     def rotate(self) -> str:
         data = self._new_secrets()

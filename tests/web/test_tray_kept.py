@@ -80,7 +80,7 @@ def test_a_damaged_tray_file_falls_back_to_the_settings(tmp_path, frames):
 
 def test_a_tray_that_cannot_be_kept_is_still_used_and_the_page_is_told(tmp_path, frames):
     with Running(settings(tmp_path, frames)) as running:
-        (tmp_path / "games" / "camera-tray.json.new").mkdir()  # stands in for a full or read-only card
+        (tmp_path / "games" / "camera-tray.json" / "in-the-way").mkdir(parents=True)  # as a full or read-only card
         reply = running.page.post("/api/tray", json={"tray": [10, 20, 300, 200]})
         assert reply.status_code == 200
         assert reply.get_json()["warning"].startswith("the tray is set, but it could not be kept for the next start")

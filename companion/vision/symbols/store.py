@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from ...durable import write_json
 from .examples import Example
 from .faces import faces_of
 
@@ -64,22 +63,7 @@ class TeachStore:
         data = {"format": FORMAT, "kind": kind, "box": self.box,
                 "faces": {face: [{"crop_png": _encode(e.crop), "side": round(e.side, 2)} for e in found]
                           for face, found in examples.items() if found}}
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{kind}.", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(data, f)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+        write_json(path, data)
         return path
 
 
