@@ -207,7 +207,8 @@ class Table:
         game = self._require_game()
         if name == "end":
             with self.journal.transaction() as tx:
-                tx.finish(game.id, None)
+                if not game.state.is_over():  # a game played out keeps its scores and winners
+                    tx.finish(game.id, None)
                 tx.clear_meta("current_game")
                 tx.clear_meta("question")
             self.game, self.question = None, None

@@ -121,6 +121,8 @@ def test_finished_games_are_kept_for_history(table):
     assert game["winners"] == [0] and game["legal"] == []
     rows = table.journal.games()
     assert rows[0]["finished"] and rows[0]["result"] == {"scores": [12, 6], "winners": [0]}
+    assert table.request({"do": "end"}).ok and table.view()["game"] is None
+    assert table.journal.games()[0]["result"] == {"scores": [12, 6], "winners": [0]}, "ending it keeps who won"
 
 
 def test_health_events_reach_the_view_and_listeners_hear_every_change(table):
