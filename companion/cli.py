@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -42,6 +43,15 @@ def _usage() -> str:
     return "\n".join(lines)
 
 
+def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """Options may stand between the positional arguments (`companion read a.jpg --json b.jpg`); a command
+    that hands the rest of its line on to another parser (`companion odds GAME ...`) is parsed as written."""
+    try:
+        return parser.parse_intermixed_args(argv)
+    except TypeError:
+        return parser.parse_args(argv)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help", "help"):
@@ -61,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     parser = OneLineParser(prog=f"companion {name}", description=help_)
     module.add_arguments(parser)
-    args = parser.parse_args(rest)
+    args = _parse(parser, rest)
     try:
         return int(module.run(args) or 0)
     except CliError as exc:
@@ -69,6 +79,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `companion read *.jpg --json | head`: the reader went away; say nothing more
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """The pieces every feature stands on: settings, events, action JSON, the command line."""
 import dataclasses
+import json
 import subprocess
 import sys
 
@@ -91,3 +92,19 @@ def test_cli_unknown_command_and_game(run_cli):
 def test_cli_runs_as_a_module():
     proc = subprocess.run([sys.executable, "-m", "companion", "--help"], capture_output=True, text=True)
     assert proc.returncode == 0 and "explain" in proc.stdout
+
+
+def test_options_may_stand_between_the_arguments(run_cli):
+    code, out, _ = run_cli("explain", "mountain-goats", "1", "2", "--json", "3", "4")
+    assert code == 0 and [5, 5] in json.loads(out)["moves"]
+    code, out, _ = run_cli("odds", "mountain-goats", "--roll", "1", "2", "3", "4")
+    assert code == 0 and "Next roll" in out
+
+
+def test_output_cut_short_by_the_reader_ends_quietly():
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "odds", "mountain-goats", "--roll", "1", "2", "3", "4"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.read(10)
+    proc.stdout.close()  # `| head -1`
+    err = proc.stderr.read().decode()
+    assert proc.wait(60) in (0, 141) and "Traceback" not in err, err

@@ -44,4 +44,6 @@ def play_random(game: Game, players: Iterable[Player | str], seed: int, variants
 
 
 def player_names(count: int) -> list[str]:
-    return ["Ada", "Ben", "Cleo", "Dan", "Eva", "Finn"][:count]
+    """`count` names, so that a game given too many players says how many it was given."""
+    names = ["Ada", "Ben", "Cleo", "Dan", "Eva", "Finn"]
+    return names[:count] + [f"Player {n}" for n in range(len(names) + 1, count + 1)]

@@ -28,7 +28,8 @@ class SessionTooLong(RuntimeError):
 
 def start_command(game: str, players: int, variants: dict[str, Any] | None = None) -> dict[str, Any]:
     return {"do": "start", "game": game, "variants": variants or {},
-            "players": [{"name": n, "colour": c} for n, c in zip(player_names(players), COLOURS)]}
+            "players": [{"name": name, "colour": COLOURS[i] if i < len(COLOURS) else ""}
+                        for i, name in enumerate(player_names(players))]}
 
 
 def die_readings(values: list[Any], rng: random.Random) -> tuple[DieReading, ...]:

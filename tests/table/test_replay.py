@@ -123,3 +123,5 @@ def test_record_cli_writes_a_synthetic_session(tmp_path, run_cli):
     assert read_events(tmp_path / "new") == playout("banana-matcho", 2)[0]
     code, _, err = run_cli("record", "--out", str(tmp_path / "new"), "--synthetic", "banana-matcho")
     assert code == 2 and "not an empty directory" in err
+    code, _, err = run_cli("record", "--out", str(tmp_path / "many"), "--synthetic", "matterhorn", "--players", "9")
+    assert code == 2 and "Matterhorn takes 2–4 players, got 9" in err
