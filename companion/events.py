@@ -121,6 +121,15 @@ class CameraHealth(Event):
 
 
 @dataclasses.dataclass(frozen=True)
+class RecordingHealth(Event):
+    """The recording of a session (`companion record`) changed health: state is "stopped"."""
+
+    type: ClassVar[str] = "recording_health"
+    state: str = ""
+    message: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
 class PlayerAction(Event):
     """Something a person did on the page: a game action (its JSON form), undo, a correction, ..."""
 
@@ -131,7 +140,8 @@ class PlayerAction(Event):
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
-    for cls in (DiceSettled, ZoneState, BananaSqueaked, BallEntered, BallLanded, SensorHealth, CameraHealth, PlayerAction)
+    for cls in (DiceSettled, ZoneState, BananaSqueaked, BallEntered, BallLanded, SensorHealth, CameraHealth, RecordingHealth,
+                PlayerAction)
 }
 
 

@@ -8,19 +8,15 @@ import threading
 import time
 from typing import Any, Callable, Iterable, Iterator
 
-from ..events import CameraHealth, DiceSettled, Event, SensorHealth
+from ..events import CameraHealth, DiceSettled, Event, RecordingHealth, SensorHealth
 
 log = logging.getLogger(__name__)
+
+KEEP_FREE_FOR_GAMES = 512 * 1024 * 1024
 
 
 class CameraUnavailable(RuntimeError):
     pass
-
-
-def _recorded(frames: Iterable[Any], recorder) -> Iterator[Any]:
-    for frame in frames:
-        recorder.write(frame)
-        yield frame
 
 
 class TrayNotKept(RuntimeError):
@@ -36,7 +32,7 @@ class CameraFeed:
         self._reading_jpeg: bytes | None = None
         pipeline.on_event = self._on_event
         if recorder is not None:
-            pipeline.source = _recorded(pipeline.source, recorder)
+            pipeline.source = self._recorded(pipeline.source)
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
 
     def start(self) -> "CameraFeed":
@@ -50,6 +46,27 @@ class CameraFeed:
             log.warning("the camera stopped: %s", exc)
             self.sink(CameraHealth(t=time.monotonic_ns(), state="missing",
                                    message=f"no camera: {exc}. Type the dice on the page instead."))
+
+    def _recorded(self, frames: Iterable[Any]) -> Iterator[Any]:
+        for frame in frames:
+            if self.recorder is not None:
+                try:
+                    self.recorder.write(frame)
+                except (OSError, ValueError) as exc:
+                    self._stop_recording(frame.t, exc)
+            yield frame
+
+    def _stop_recording(self, t: int, why: Exception) -> None:
+        """Frames that cannot be recorded (the card nearly full, a camera back at another size) stop the
+        recording of frames; the camera goes on reading the dice."""
+        recorder, self.recorder = self.recorder, None
+        try:
+            recorder.close()
+        except OSError:
+            pass
+        log.warning("the recording of camera frames stopped: %s", why)
+        self.sink(RecordingHealth(t=t, state="stopped", message=f"the camera's frames are no longer recorded "
+                                                                f"({why}); the dice are still read"))
 
     def _on_event(self, event: Event) -> None:
         if isinstance(event, DiceSettled) and event.dice:
@@ -132,7 +149,7 @@ def open_camera(settings, sink: Callable[[Event], Any], record_dir=None) -> Came
     if record_dir is not None:
         from ..vision.recording import FrameRecorder
 
-        recorder = FrameRecorder(record_dir)
+        recorder = FrameRecorder(record_dir, keep_free=KEEP_FREE_FOR_GAMES)
     pipeline = DicePipeline.from_spec(camera["source"], get_reader("pips"), width=camera["width"],
                                       height=camera["height"], rotate=camera["rotate"], wait_for_camera=True,
                                       settle_ms=camera["settle_ms"],

@@ -18,7 +18,7 @@ import time
 from concurrent.futures import Future
 from typing import Any, Callable
 
-from ..events import BananaSqueaked, CameraHealth, Event, PlayerAction, SensorHealth, ZoneState
+from ..events import BananaSqueaked, CameraHealth, Event, PlayerAction, RecordingHealth, SensorHealth, ZoneState
 from ..games import registry
 from ..games.api import Action, GameError, Player, State
 from .commands import BadCommand, check_command
@@ -167,6 +167,9 @@ class Table:
         if isinstance(event, ZoneState):
             self.zones.add(event)
             return False, ""
+        if isinstance(event, RecordingHealth):
+            self.health["recording"] = {"state": event.state, "message": event.message}
+            return True, ""
         if isinstance(event, (SensorHealth, CameraHealth)):
             key = f"sensor:{event.sensor}" if isinstance(event, SensorHealth) else "camera"
             self.health[key] = {"state": event.state, "message": event.message}

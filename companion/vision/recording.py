@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import json
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -29,6 +30,11 @@ from .sources import Frame, SourceError
 FRAMES_INDEX = "frames.jsonl"
 FRAMES_VIDEO = "frames.mkv"
 FRAMES_FOLDER = "frames"
+MB = 1024 * 1024
+
+
+class RecordingFull(OSError):
+    pass
 
 
 @functools.lru_cache(maxsize=1)
@@ -52,10 +58,12 @@ class FrameRecorder:
     """Writes frames and their timestamps into a recording directory (see the module docstring).
 
     `fmt` is "auto" (FFV1 if supported, else PNG), "ffv1" or "png". Use as a context manager or call
-    close(); frames.jsonl is flushed per frame.
+    close(); frames.jsonl is flushed per frame. With `keep_free` (bytes), a frame that would leave less
+    than that free on the recording's disk is refused with RecordingFull: lossless frames fill a memory
+    card in minutes, and FFmpeg, once the disk is full, drops frames with no more than a warning.
     """
 
-    def __init__(self, directory: str | Path, *, fps: float = 30.0, fmt: str = "auto"):
+    def __init__(self, directory: str | Path, *, fps: float = 30.0, fmt: str = "auto", keep_free: int = 0):
         if fmt not in ("auto", "ffv1", "png"):
             raise ValueError(f"unknown frame format {fmt!r}; choose auto, ffv1 or png")
         if fmt == "auto":
@@ -68,6 +76,7 @@ class FrameRecorder:
             raise SourceError(f"{self.directory} already holds a recording ({FRAMES_INDEX}); choose a new directory")
         self.fmt = fmt
         self.fps = fps
+        self.keep_free = keep_free
         self.count = 0
         self._size: tuple[int, int] | None = None
         self._writer = None
@@ -87,6 +96,11 @@ class FrameRecorder:
                                                self.fps, size)
         elif size != self._size:
             raise ValueError(f"frame {self.count} is {size[0]}x{size[1]}, the recording is {self._size[0]}x{self._size[1]}")
+        if self.keep_free:
+            free = shutil.disk_usage(self.directory).free
+            if free - image.nbytes < self.keep_free:
+                raise RecordingFull(f"only {free // MB} MB left where it is kept ({self.directory}), and "
+                                    f"{self.keep_free // MB} MB stay free for the games")
         if self._writer is not None:
             self._writer.write(image)
         elif not cv2.imwrite(str(self.directory / FRAMES_FOLDER / f"{self.count:06d}.png"), image):

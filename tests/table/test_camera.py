@@ -74,3 +74,53 @@ def test_rolls_seen_by_the_camera_play_the_game_and_the_session_replays(tmp_path
         assert again.view()["game"]["history_count"] == 4
     finally:
         again.stop()
+
+
+
+def rolls_read(events):
+    return [sorted(d.value for d in e.dice) for e in events if e.type == "dice_settled"]
+
+
+def test_a_card_nearly_full_stops_the_recording_of_frames_and_the_dice_are_still_read(tmp_path, frames):
+    table = Table(Journal(tmp_path / "live")).start()
+    heard = []
+
+    def sink(event):
+        heard.append(event)
+        table.submit(event).result(5)
+
+    pipeline = live.DicePipeline(iter(f.frame for f in frames), OracleReader(frames), settle_ms=250)
+    feed = CameraFeed(pipeline, sink, recorder=recording.FrameRecorder(tmp_path / "session", keep_free=10 ** 18))
+    try:
+        feed.start()._thread.join(30)
+        stopped = [e for e in heard if e.type == "recording_health"]
+        assert len(stopped) == 1 and "MB stay free for the games" in stopped[0].message
+        assert len(rolls_read(heard)) == 2, "both rolls were read with the recording stopped"
+        health = table.view()["health"]["recording"]
+        assert health["state"] == "stopped"
+        assert health["message"].startswith("the camera's frames are no longer recorded (only ")
+        assert recording.read_frame_index(tmp_path / "session") == []
+    finally:
+        feed.stop()
+        table.stop()
+
+
+class ReaderOfAnyFrame(OracleReader):
+    def read(self, image, tray=None):
+        return super().read(image, tray) if key(image) in self.truth else []
+
+
+def test_a_camera_back_at_another_size_stops_the_recording_not_the_camera(tmp_path, frames):
+    import cv2
+
+    smaller = [f.frame if i < 3 else type(f.frame)(f.frame.t, cv2.resize(f.frame.image, (160, 120)))
+               for i, f in enumerate(frames)]
+    heard = []
+    pipeline = live.DicePipeline(iter(smaller), ReaderOfAnyFrame(frames), settle_ms=250)
+    feed = CameraFeed(pipeline, heard.append, recorder=recording.FrameRecorder(tmp_path / "session", fmt="png"))
+    feed.start()._thread.join(30)
+    feed.stop()
+    messages = [e.message for e in heard if e.type == "recording_health"]
+    assert len(messages) == 1 and "frame 3 is 160x120, the recording is 320x240" in messages[0]
+    assert not [e for e in heard if e.type == "camera_health"], "the camera went on"
+    assert len(recording.read_frame_index(tmp_path / "session")) == 3
