@@ -76,6 +76,8 @@ def _watchdog():
 def run(args, tap=None, record_dir=None) -> int:
     from waitress.server import create_server
 
+    from .app import MAX_BODY_BYTES
+
     settings, service, app, watchdog = build(args, tap, record_dir)
     host, port = settings["service"]["host"], settings["service"]["port"]
     threads = max(4, settings["service"]["threads"])
@@ -84,8 +86,10 @@ def run(args, tap=None, record_dir=None) -> int:
             raise CliError(f"service.max_streams ({settings['service']['max_streams']}) must be below "
                            f"service.threads ({threads}): every open page holds a thread")
         try:
+            # Refused before it is read: by default waitress spools up to 1 GB per request to a temporary
+            # file (on the memory card) before the app can say no.
             server = create_server(app, host=host, port=port, threads=threads, channel_timeout=60,
-                                   ident="companion")
+                                   ident="companion", max_request_body_size=MAX_BODY_BYTES)
         except OSError as exc:
             raise CliError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
     except CliError:

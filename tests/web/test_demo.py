@@ -36,3 +36,25 @@ def test_the_demo_shows_a_live_game_at_the_printed_address(tmp_path):
         process.terminate()
         process.wait(10)
     assert process.returncode == 0
+
+
+def test_a_huge_request_is_refused_before_it_is_read(tmp_path):
+    """Anyone on the network could otherwise make the service spool a gigabyte to the memory card."""
+    import http.client
+
+    argv = [sys.executable, "-m", "companion", "serve", "--demo", "--host", "127.0.0.1", "--port", "0",
+            "--state-dir", str(tmp_path)]
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        url = re.search(r"is on http://(\S+?)/", process.stdout.readline()).group(1)
+        connection = http.client.HTTPConnection(url, timeout=20)
+        connection.putrequest("POST", "/api/command")
+        connection.putheader("Content-Type", "application/json")
+        connection.putheader("Content-Length", str(500 * 1024 * 1024))
+        connection.endheaders()  # and not one byte of the body
+        reply = connection.getresponse()
+        assert reply.status == 413
+        connection.close()
+    finally:
+        process.terminate()
+        process.wait(10)
