@@ -105,7 +105,7 @@ def _camera(store, args) -> int:
 
 
 def run(args) -> int:
-    from .symbols.faces import UnknownFace
+    from .symbols.faces import UnknownFace, check_face
     from .symbols.store import DamagedStore
     from .symbols.teach import TeachError, teach_face
 
@@ -122,7 +122,7 @@ def run(args) -> int:
             return _forget(store, args.kind, args.forget)
         if args.camera:
             return _camera(store, args)
-        face, images = args.face[0], args.face[1:]
+        face, images = check_face(args.kind, args.face[0]), args.face[1:]
         if not images:
             raise CliError(f"no images of the {face} face given: `--face {face} IMAGE...`, or use --camera")
         report = teach_face(store, args.kind, face, _load_images(images), add=args.add)

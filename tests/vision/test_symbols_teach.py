@@ -99,6 +99,8 @@ def test_unknown_face_unreadable_image_and_missing_images_are_one_line_errors(ru
     not_an_image = str(not_an_image)
     cases = [
         (("teach", "fruit", "--face", "kiwi", photo(tmp_path, "fruit", "banana", 1)), "'kiwi' is not a face"),
+        (("teach", "fruit", "--face", "kiwi", str(tmp_path / "nope.png")), "'kiwi' is not a face"),
+        (("teach", "fruit", "--face", "kiwi"), "'kiwi' is not a face"),
         (("teach", "fruit", "--face", "banana", str(tmp_path / "nope.png")), "nope.png: no such file"),
         (("teach", "fruit", "--face", "banana", str(tmp_path)), "a folder, not an image file"),
         (("teach", "fruit", "--face", "banana", not_an_image), "cannot decode as an image"),
