@@ -231,6 +231,27 @@ def test_a_big_mountain_space_must_be_free():
     assert any(space == 12 for _, big in options for space, _ in big)
 
 
+def test_a_space_left_by_a_goat_coming_back_is_free_for_another_goat_in_the_same_turn():
+    """The 5–10 groups resolve first: bringing the 5 goat back from space 11 frees 11 for the 7 goat."""
+    state = new(2, big_mountain=True)
+    put(state, 0, 5, ON_BIG)
+    state.big = {11: (0, 5)}
+    options = plans(state, (4, 1, 5, 6))
+    assert ((5,), ((11, 7),)) in options
+    assert ((5,), ((11, 5),)) not in options, "the same goat back where it was is no move at all"
+    state.apply(Move((5,), ((11, 7),)))
+    assert state.big == {11: (0, 7)} and goat(state, 0, 5) == 0 and goat(state, 0, 7) == ON_BIG
+
+
+def test_a_space_another_players_goat_holds_stays_taken_whatever_comes_back():
+    state = new(2, big_mountain=True)
+    put(state, 0, 5, ON_BIG)
+    put(state, 1, 6, ON_BIG)
+    state.big = {12: (0, 5), 11: (1, 6)}
+    options = plans(state, (4, 1, 5, 6))
+    assert not any(space == 11 for _, big in options for space, _ in big)
+
+
 def test_a_goat_comes_back_to_the_foot_of_the_mountain_it_left_when_its_sum_is_used():
     state = new(2, big_mountain=True)
     put(state, 0, 7, ON_BIG)

@@ -31,11 +31,12 @@ def distinct_plans(dice: tuple[int, ...], big_mountain: bool, pos: Sequence[int]
                    tokens_left: Sequence[int], rivals_on_summit: Sequence[bool],
                    occupied: Sequence[int]) -> tuple[Move, ...]:
     """The plans for sorted `dice` with the player's goats at `pos`; `rivals_on_summit` says per mountain whether
-    another player's goat stands on its summit, `occupied` lists the taken Big Mountain spaces."""
+    another player's goat stands on its summit, `occupied` lists the taken Big Mountain spaces as (space, the
+    mountain of the player's own goat there, or 0 for another player's goat)."""
     on_big = tuple(at == ON_BIG for at in pos)
     if occupied:
         reachable = big_sums(dice, big_mountain)
-        occupied = tuple(space for space in sorted(occupied) if space in reachable)
+        occupied = tuple(taken for taken in sorted(occupied) if taken[0] in reachable)
     else:
         occupied = ()
     table: tuple[Any, ...] = ()
@@ -74,17 +75,24 @@ def _outcomes(at: int, top: int, tokens_left: int, rival_on_summit: bool) -> tup
 
 @lru_cache(maxsize=20_000)
 def candidates(dice: tuple[int, ...], big_mountain: bool, on_big: tuple[bool, ...],
-               occupied: tuple[int, ...]) -> tuple[Candidate, ...]:
+               occupied: tuple[tuple[int, int], ...]) -> tuple[Candidate, ...]:
     """Every candidate plan in order, each as (its effect from the outcome table, its Big Mountain moves, the
     plan); of candidates that use the same groups per mountain and the same Big Mountain moves only the
-    first is kept, as their effects are always the same."""
+    first is kept, as their effects are always the same.
+
+    The 5–10 groups resolve first, so a space the player's own goat leaves by coming back is free for the
+    Big Mountain groups of the same plan (for another goat: the same goat would end where it began)."""
     away = tuple(m for m in _ordinary_mountains(dice, big_mountain) if on_big[m - 5])
     found = set()
     for steps, bigs in _step_choices(dice, big_mountain, away):
-        spaces = tuple(s for s in bigs if s not in occupied) if occupied else bigs
+        left = {(space, m) for space, m in occupied if m and m in steps}
+        taken = {space for space, _ in occupied} - {space for space, _ in left}
+        spaces = tuple(s for s in bigs if s not in taken)
         sources = tuple(m for m in MOUNTAINS if not on_big[m - 5] or m in steps)
         groups = len(steps)
         for big in _big_choices(spaces, sources):
+            if left and not left.isdisjoint(big):
+                continue
             found.add((groups + len(big), steps, big))
     out: dict[Any, Candidate] = {}
     for _, steps, big in sorted(found):

@@ -137,8 +137,9 @@ class MountainGoatsState(State):
         current, summits = self.current, self.summits
         rivals = [row for player, row in enumerate(self.pos) if player != current]
         rivals_on_summit = [top in column for top, column in zip(summits, zip(*rivals))]
+        occupied = tuple(sorted((space, m if player == current else 0) for space, (player, m) in self.big.items()))
         return distinct_plans(tuple(sorted(self.dice)), self.big_mountain, self.pos[current], summits,
-                              self.tokens_left, rivals_on_summit, tuple(self.big))
+                              self.tokens_left, rivals_on_summit, occupied)
 
     def _summit_goat(self, i: int) -> int | None:
         """The player (other than the current one) whose goat stands on the summit of mountain index i."""
