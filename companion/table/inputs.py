@@ -10,7 +10,9 @@ cannot attribute becomes a question on the page instead of an action.
   The hits themselves are tapped on the page.
 - Banana Matcho: the table keeps the recent history of both zones (`ZoneHistory`) and, at the time of each
   `BananaSqueaked`, asks `banana_matcho.arbitrate(fruit, matcho)` who may have squeaked; "both" and "neither"
-  ask the page who did.
+  ask the page who did. The squeak that ends a duel is the first hand on the banana: another squeak within
+  `SAME_RACE_NS` is the other hand arriving late and counts for nothing, and a squeak while the dice still
+  lie as that duel ended (nobody has rolled since) is judged on no dice at all.
 """
 from __future__ import annotations
 
@@ -116,14 +118,39 @@ def ball_landed_decision(state: State, event: BallLanded) -> Decision:
     return Play([action])
 
 
+SAME_RACE_NS = 1_500_000_000
+
 SQUEAK_OPTIONS = [{"option": "fruit", "label": "The fruit roller"}, {"option": "matcho", "label": "The Matcho roller"}]
 
 
-def squeak_decision(state: State, event: BananaSqueaked, zones: ZoneHistory) -> Decision:
+def duel_ended_at(state: State, history: list[dict[str, Any]]) -> int | None:
+    """When the squeak that ended the last duel was heard; None if there was none, or if the last squeak was
+    a Continue (the duel went on, with the dice as they lay)."""
+    last = getattr(state, "last_squeak", None)
+    if not last or not last.get("climbed"):
+        return None
+    return next((step.get("t") for step in reversed(history) if step["action"].get("kind") == "squeak"), None)
+
+
+def _faces(dice: tuple[DieReading, ...] | None) -> list[Any] | None:
+    return None if dice is None else sorted(map(str, (d.value for d in dice)))
+
+
+def squeak_decision(state: State, event: BananaSqueaked, zones: ZoneHistory,
+                    history: list[dict[str, Any]] = ()) -> Decision:  # type: ignore[assignment]
     from ..games import banana_matcho
 
+    ended = duel_ended_at(state, list(history))
+    if ended is not None and 0 <= event.t - ended < SAME_RACE_NS:
+        return Ignore("the banana squeaked again right after the squeak that ended the duel: only the first "
+                      "hand on the banana counts")
     fruit = zones.at("fruit", event.t)
     matcho = zones.at("matcho", event.t)
+    if ended is not None and fruit is not None and matcho is not None and \
+            (_faces(fruit), _faces(matcho)) == (_faces(zones.at("fruit", ended)), _faces(zones.at("matcho", ended))):
+        return Ask({"kind": "squeak", "t": event.t, "fruit": None, "matcho": None, "options": SQUEAK_OPTIONS,
+                    "text": "The banana squeaked, but the dice lie as they did when the last duel ended: nobody "
+                            "has rolled yet. Who squeaked?"})
     if fruit is None or matcho is None:
         missing = " and ".join(z for z, d in (("fruit", fruit), ("matcho", matcho)) if d is None)
         return Ask({"kind": "squeak", "t": event.t, "fruit": None, "matcho": None, "options": SQUEAK_OPTIONS,
@@ -157,7 +184,7 @@ def squeak_play(state: State, side: str, fruit: list[Any] | None, matcho: list[A
     return Play(actions)
 
 
-def decide(state: State, event: Event, zones: ZoneHistory) -> Decision:
+def decide(state: State, event: Event, zones: ZoneHistory, history: list[dict[str, Any]] = ()) -> Decision:  # type: ignore[assignment]
     if isinstance(event, DiceSettled):
         return dice_decision(state, event)
     if isinstance(event, BallEntered):
@@ -167,7 +194,7 @@ def decide(state: State, event: Event, zones: ZoneHistory) -> Decision:
     if isinstance(event, BananaSqueaked):
         if state.game != "banana-matcho":
             return Ignore("the banana squeaked, but this game has no banana")
-        return squeak_decision(state, event, zones)
+        return squeak_decision(state, event, zones, history)
     return Ignore(f"{event.type} does not change the game")
 
 

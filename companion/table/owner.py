@@ -184,7 +184,7 @@ class Table:
         if game is None or game.state.is_over():
             self._persist_position()
             return False, "no game in progress"
-        decision = decide(game.state, event, self.zones)
+        decision = decide(game.state, event, self.zones, game.history)
         if isinstance(decision, Ignore):
             self.notice = decision.reason
             self._persist_position()

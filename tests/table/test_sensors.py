@@ -102,3 +102,59 @@ def test_a_squeak_while_a_die_cannot_be_read_is_asked_about_not_judged(rig):
     assert view["question"]["text"] == "The banana squeaked, but I could not read every die. Who squeaked?"
     assert view["question"]["t"] == slap
     assert view["game"]["scores"] == [0, 0]
+
+
+def lying(table, name, faces, t):
+    dice = tuple(DieReading(f, (float(i), 0.0), (float(i), 0.0, i + 1.0, 1.0), 0.97) for i, f in enumerate(faces))
+    table.submit(ZoneState(t=t, zone=name, dice=dice)).result(5)
+
+
+def slap(backend, kit, clock):
+    """A hand on the banana: pressed for a tenth of a second."""
+    backend.set_sensor("banana", True)
+    kit.poll(clock.advance(0.1))
+    backend.set_sensor("banana", False)
+    kit.poll(clock.advance(0.01))
+
+
+def test_the_second_hand_on_the_banana_a_moment_later_counts_for_nothing(rig):
+    """The rulebook's race: both reach for the banana; the first hand wins the duel, and the other hand,
+    arriving a moment later, must not be scored in the next duel on the dice still lying there."""
+    table, kit, backend, clock, settle = rig
+    table.request({"do": "start", "game": "banana-matcho", "players": PLAYERS + [{"name": "Cleo"}]})
+    lying(table, "fruit", ["coconut"] * 4 + ["starfruit"] * 2, clock.advance(0.1))
+    lying(table, "matcho", ["matcho", "matcho", "blank"], clock.now)
+    slap(backend, kit, clock)
+    clock.advance(0.2)
+    slap(backend, kit, clock)
+    settle()
+    view = table.view()
+    assert view["game"]["scores"] == [7, 0, 0], "Ben, the next fruit roller, did not climb on Ada's dice"
+    assert "only the first hand on the banana counts" in view["notice"]
+    assert [step["action"]["kind"] for step in view["game"]["history"]] == ["dice_showing", "squeak"]
+
+
+def test_a_squeak_before_anyone_rolled_the_next_duel_is_asked_and_judged_on_no_dice(rig):
+    table, kit, backend, clock, settle = rig
+    table.request({"do": "start", "game": "banana-matcho", "players": PLAYERS})
+    no_combination = ["coconut", "coconut", "orange", "orange", "banana", "papaya"]
+    lying(table, "fruit", no_combination, clock.advance(0.1))
+    lying(table, "matcho", ["matcho"] * 3, clock.now)
+    slap(backend, kit, clock)
+    settle()
+    assert table.view()["game"]["scores"] == [0, 1]  # Ben's three Matchos; the roles swap
+    lying(table, "fruit", no_combination, clock.advance(3))
+    lying(table, "matcho", ["matcho"] * 3, clock.now)  # the dice still lie as the duel ended
+    slap(backend, kit, clock)
+    settle()
+    view = table.view()
+    assert view["question"]["text"].startswith("The banana squeaked, but the dice lie as they did when the last "
+                                               "duel ended")
+    assert view["game"]["scores"] == [0, 1], "the three Matchos of the last duel are not Ada's now"
+    assert table.request({"do": "choose", "option": "fruit"}).ok
+    assert table.view()["game"]["scores"] == [0, 0], "Ben, squeaking on nothing, goes one space down"
+    lying(table, "fruit", ["coconut"] * 3 + ["orange", "banana", "papaya"], clock.advance(1))
+    lying(table, "matcho", ["blank", "blank", "matcho"], clock.now)
+    slap(backend, kit, clock)
+    settle()
+    assert table.view()["game"]["scores"] == [0, 2], "a fresh roll is judged as ever"
