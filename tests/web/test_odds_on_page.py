@@ -196,3 +196,19 @@ def test_magic_mountain_shows_the_next_ball_and_where_a_hit_sends_each_figure(br
         assert errors == []
     finally:
         page.close()
+
+
+def test_magic_mountain_the_last_ball_in_the_bag_is_said_in_words(browser, served):  # noqa: F811
+    base, _ = served()
+    state = start(base, "magic-mountain")
+    for colour in ("red", "yellow", "blue", "purple"):
+        state = play(base, post(base, {"do": "dice", "values": [colour]}), kind="choose_opening", opening=1)
+        state = post(base, {"do": "dice", "values": []})  # it hit nothing
+        state = post(base, {"do": "play", "action": state["game"]["legal"][0]["action"]})  # a witch moves on
+    assert [b["probability"] for b in state["game"]["odds"]["next_ball"]] == [1.0]
+    page, errors = open_page(browser, base, SEVEN_INCH)
+    try:
+        assert page.text_content("#tip p[data-odds=next-ball]") == "Next ball: white for sure."
+        assert errors == []
+    finally:
+        page.close()

@@ -16,14 +16,14 @@
   }
 
   // "1 in 4" when the chance is exactly one in a whole number, "about 1 in 28" otherwise; a fraction
-  // string like "91/216" from the engine is used when it is given.
+  // string like "91/216" from the engine is used when it is given. A sure thing is said by the caller.
   function oneIn(p, fraction) {
     if (p <= 0) return "no";
-    if (p >= 1) return "a sure";
     if (fraction) {
       const [top, bottom] = fraction.split("/").map(Number);
       if (top === 1) return `1 in ${bottom}`;
     }
+    if (p > 0.95) return "more than 9 in 10";
     if (p > 0.5) return `about ${Math.round(p * 10)} in 10`;
     const n = Math.round(1 / p);
     return (Math.abs(1 / p - n) < 1e-9 ? "" : "about ") + `1 in ${n}`;
@@ -73,7 +73,7 @@
     }
     if (typeof odds.bust === "number") {
       const risk = riskLevel(odds.bust);
-      const words = `${oneIn(odds.bust)} chance to lose`;
+      const words = odds.bust >= 1 ? "certain to lose" : `${oneIn(odds.bust)} chance to lose`;
       for (const entry of out.moves) {
         if (entry.move.action.kind === "roll_again") {
           entry.note = { text: `${risk.word}: ${words} your actions (${percent(odds.bust)})`, level: risk.level,
@@ -192,7 +192,8 @@
     const rows = odds.figures.map((f) => [{ text: `${f.figure} · on ${f.space}`, strong: true },
       ...colours.map((c) => ({ text: f.targets[c] === "goal" ? "Goal!" : String(f.targets[c]), goal: f.targets[c] === "goal" }))]);
     const highlight = odds.ball ? colours.indexOf(odds.ball) + 1 : -1;
-    const next = odds.next_ball.map((b) => `${b.colour} ${oneIn(b.probability, b.chance)}`).join(", ");
+    const next = odds.next_ball.map((b) => `${b.colour} ${b.probability >= 1 ? "for sure" : oneIn(b.probability, b.chance)}`)
+      .join(", ");
     const lines = [{ text: `${odds.ball ? "After this ball, the next one" : "Next ball"}: ${next}.`, kind: "next-ball" }];
     if (odds.ball) lines.push({ text: `If the ${odds.ball} ball hits: ${sendsTo(odds.figures, odds.ball)}.`, kind: "sends" });
     out.tip = { title: odds.ball ? `The ${odds.ball} ball` : "The next ball",
