@@ -86,8 +86,10 @@ def candidates(dice: tuple[int, ...], big_mountain: bool, on_big: tuple[bool, ..
     found = set()
     for steps, bigs in _step_choices(dice, big_mountain, away):
         left = {(space, m) for space, m in occupied if m and m in steps}
-        taken = {space for space, _ in occupied} - {space for space, _ in left}
-        spaces = tuple(s for s in bigs if s not in taken)
+        spaces = bigs
+        if occupied:
+            taken = {space for space, _ in occupied} - {space for space, _ in left}
+            spaces = tuple(s for s in bigs if s not in taken)
         sources = tuple(m for m in MOUNTAINS if not on_big[m - 5] or m in steps)
         groups = len(steps)
         for big in _big_choices(spaces, sources):
