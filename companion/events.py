@@ -140,8 +140,8 @@ class PlayerAction(Event):
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
-    for cls in (DiceSettled, ZoneState, BananaSqueaked, BallEntered, BallLanded, SensorHealth, CameraHealth, RecordingHealth,
-                PlayerAction)
+    for cls in (DiceSettled, ZoneState, BananaSqueaked, BallEntered, BallLanded, SensorHealth, CameraHealth,
+                RecordingHealth, PlayerAction)
 }
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from ..events import (BallEntered, BallLanded, BananaSqueaked, DiceSettled, DieReading, Event, ZoneState)
 from ..games import registry
@@ -123,7 +123,7 @@ SAME_RACE_NS = 1_500_000_000
 SQUEAK_OPTIONS = [{"option": "fruit", "label": "The fruit roller"}, {"option": "matcho", "label": "The Matcho roller"}]
 
 
-def duel_ended_at(state: State, history: list[dict[str, Any]]) -> int | None:
+def duel_ended_at(state: State, history: Sequence[dict[str, Any]]) -> int | None:
     """When the squeak that ended the last duel was heard; None if there was none, or if the last squeak was
     a Continue (the duel went on, with the dice as they lay)."""
     last = getattr(state, "last_squeak", None)
@@ -137,10 +137,10 @@ def _faces(dice: tuple[DieReading, ...] | None) -> list[Any] | None:
 
 
 def squeak_decision(state: State, event: BananaSqueaked, zones: ZoneHistory,
-                    history: list[dict[str, Any]] = ()) -> Decision:  # type: ignore[assignment]
+                    history: Sequence[dict[str, Any]] = ()) -> Decision:
     from ..games import banana_matcho
 
-    ended = duel_ended_at(state, list(history))
+    ended = duel_ended_at(state, history)
     if ended is not None and 0 <= event.t - ended < SAME_RACE_NS:
         return Ignore("the banana squeaked again right after the squeak that ended the duel: only the first "
                       "hand on the banana counts")
@@ -184,7 +184,7 @@ def squeak_play(state: State, side: str, fruit: list[Any] | None, matcho: list[A
     return Play(actions)
 
 
-def decide(state: State, event: Event, zones: ZoneHistory, history: list[dict[str, Any]] = ()) -> Decision:  # type: ignore[assignment]
+def decide(state: State, event: Event, zones: ZoneHistory, history: Sequence[dict[str, Any]] = ()) -> Decision:
     if isinstance(event, DiceSettled):
         return dice_decision(state, event)
     if isinstance(event, BallEntered):

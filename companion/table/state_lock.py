@@ -38,9 +38,12 @@ class StateDirLock:
         except OSError:
             os.close(fd)
             raise
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())
         self._fd = fd
+        try:  # who holds it, for the message above; a full disk keeps the lock all the same
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()}\n".encode())
+        except OSError:
+            pass
 
     def release(self) -> None:
         if self._fd is not None:
