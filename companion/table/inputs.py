@@ -4,7 +4,8 @@ The table never guesses: a die the reader is unsure of, a wrong number of dice, 
 cannot attribute becomes a question on the page instead of an action.
 
 - Matterhorn, Mountain Goats: a `DiceSettled` while the engine waits for dice becomes
-  `state.chance_action(values)`.
+  `state.chance_action(values)`. When Matterhorn asks "roll again or stop?", rolling the dice left is the
+  answer: a roll with as many dice as rolling again asks for plays "roll again" and the roll as one step.
 - Magic Mountain: `BallEntered(opening)` plays the legal action that names that opening (when the engine
   waits for one); `BallLanded` plays the legal action that says the ball is down, if the engine has one.
   The hits themselves are tapped on the page.
@@ -27,10 +28,13 @@ from ..games.api import CHANCE, Action, GameError, IllegalAction, State
 
 @dataclasses.dataclass
 class Play:
-    """Apply these actions, in order, as one step. `reading` is kept for the page and for corrections."""
+    """Apply these actions, in order, as one step. `reading` is kept for the page and for corrections, with
+    the action at `reading_step` (the roll it is of); `question`, if any, is asked once they are played."""
 
     actions: list[Action]
     reading: dict[str, Any] | None = None
+    reading_step: int = 0
+    question: dict[str, Any] | None = None
 
 
 @dataclasses.dataclass
@@ -81,7 +85,7 @@ def reading_json(dice: tuple[DieReading, ...], t: int) -> dict[str, Any]:
 def dice_decision(state: State, event: DiceSettled) -> Decision:
     request = state.chance_request()
     if state.current_player() != CHANCE or request is None or request.kind != "dice":
-        return Ignore("a roll was read, but the game is not waiting for dice")
+        return roll_again_decision(state, event) or Ignore("a roll was read, but the game is not waiting for dice")
     reading = reading_json(event.dice, event.t)
     base = {"kind": "dice", "count": request.count, "faces": list(request.faces), "reading": reading}
     if len(event.dice) != request.count:
@@ -95,6 +99,28 @@ def dice_decision(state: State, event: DiceSettled) -> Decision:
     except GameError as exc:
         return Ask({**base, "text": f"That roll does not fit: {exc}. Type the dice."})
     return Play([action], reading)
+
+
+def roll_again_decision(state: State, event: DiceSettled) -> Decision | None:
+    """A roll read while the player may roll again: "roll again" and the roll, when it has as many dice as
+    rolling again asks for (a roll that cannot be read is asked about once "roll again" is played); None
+    for any other roll (all five dice: the next player's, the player having stopped without saying so)."""
+    again = find_legal(state, lambda a: a["kind"] == "roll_again")
+    if again is None:
+        return None
+    state.apply(again)
+    try:
+        request = state.chance_request()
+        if state.current_player() != CHANCE or request is None or request.count != len(event.dice):
+            return None
+        decision = dice_decision(state, event)
+    finally:
+        state.undo()
+    if isinstance(decision, Play):
+        return Play([again, *decision.actions], decision.reading, reading_step=1)
+    if isinstance(decision, Ask):
+        return Play([again], question=decision.question)
+    return None
 
 
 def find_legal(state: State, test: Callable[[dict[str, Any]], bool]) -> Action | None:

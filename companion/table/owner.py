@@ -192,7 +192,10 @@ class Table:
         if isinstance(decision, Ask):
             self._set_question(decision.question, event)
             return True, decision.question["text"]
-        self._play(decision.actions, event, reading=decision.reading)
+        self._play(decision.actions, event, reading=decision.reading, reading_step=decision.reading_step)
+        if decision.question is not None:
+            self._set_question(decision.question, event, heard=False)
+            return True, decision.question["text"]
         return True, ""
 
     # -- a person's commands ------------------------------------------------------------------------
@@ -272,8 +275,10 @@ class Table:
             tx.clear_meta("question")
         self.game, self.question = game, None
 
-    def _play(self, actions: list[Action], event: Event, reading: dict[str, Any] | None = None) -> None:
-        """Apply `actions` as one step, journal them in one transaction, or change nothing at all."""
+    def _play(self, actions: list[Action], event: Event, reading: dict[str, Any] | None = None,
+              reading_step: int = 0) -> None:
+        """Apply `actions` as one step, journal them in one transaction, or change nothing at all. `reading`
+        goes with the action at `reading_step`, the roll it is of."""
         game = self._require_game()
         applied: list[dict[str, Any]] = []
         try:
@@ -283,7 +288,7 @@ class Table:
                 game.state.apply(action)
                 applied.append({"action": action.to_json(), "text": text, "who": who, "t": event.t})
             if reading is not None:
-                applied[0]["reading"] = reading
+                applied[reading_step]["reading"] = reading
             self._journal_step(game, event, undos=0, applied=applied)
         except BaseException:
             for _ in applied:
@@ -291,7 +296,7 @@ class Table:
             raise
         game.history.extend(applied)
         if reading is not None:
-            game.last_reading = {**reading, "index": len(game.history) - len(applied)}
+            game.last_reading = {**reading, "index": len(game.history) - len(applied) + reading_step}
         self.question, self.notice = None, ""
 
     def _undo(self, event: Event) -> None:
@@ -353,9 +358,11 @@ class Table:
         game.last_reading = {**fixed_reading, "index": reading["index"]}
         self.question = None
 
-    def _set_question(self, question: dict[str, Any], event: Event) -> None:
+    def _set_question(self, question: dict[str, Any], event: Event, heard: bool = True) -> None:
+        """`heard`: the event is journaled with the question (False: a step it played has journaled it)."""
         with self.journal.transaction() as tx:
-            tx.event(self.game.id if self.game else None, event.to_json())
+            if heard:
+                tx.event(self.game.id if self.game else None, event.to_json())
             tx.set_meta("question", json.dumps(question))
             self._write_position(tx)
         self.question = question
