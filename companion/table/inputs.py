@@ -132,16 +132,23 @@ def find_legal(state: State, test: Callable[[dict[str, Any]], bool]) -> Action |
 
 def ball_entered_decision(state: State, event: BallEntered) -> Decision:
     action = find_legal(state, lambda a: a.get("opening") == event.opening)
-    if action is None:
-        return Ignore(f"a ball entered opening {event.opening}, but the game is not waiting for an opening")
-    return Play([action])
+    if action is not None:
+        return Play([action])
+    chosen = getattr(state, "opening", None)
+    if chosen is not None and chosen != event.opening:
+        return Ignore(f"the ball went into opening {event.opening}, but opening {chosen} was chosen: if it really "
+                      f"went into {event.opening}, undo and choose {event.opening}")
+    return Ignore(f"a ball entered opening {event.opening}, but the game is not waiting for an opening")
 
 
 def ball_landed_decision(state: State, event: BallLanded) -> Decision:
     action = find_legal(state, lambda a: "land" in a["kind"] or a["kind"] in ("ball_down", "down"))
-    if action is None:
+    if action is not None:
+        return Play([action])
+    request = state.chance_request()
+    if request is not None and request.kind == "hits":
         return Ignore("a ball reached the bottom; tap what it hit")
-    return Play([action])
+    return Ignore("a ball reached the bottom, but no ball was in play")
 
 
 SAME_RACE_NS = 1_500_000_000

@@ -158,3 +158,25 @@ def test_a_squeak_before_anyone_rolled_the_next_duel_is_asked_and_judged_on_no_d
     slap(backend, kit, clock)
     settle()
     assert table.view()["game"]["scores"] == [0, 2], "a fresh roll is judged as ever"
+
+
+def test_a_ball_through_another_opening_than_the_one_chosen_is_named(rig):
+    table, kit, backend, clock, settle = rig
+    table.request({"do": "start", "game": "magic-mountain", "players": PLAYERS})
+    backend.set_sensor("bottom", True)  # before any ball was drawn
+    kit.poll(clock.advance(0.2))
+    settle()
+    assert table.view()["notice"] == "a ball reached the bottom, but no ball was in play"
+    backend.set_sensor("bottom", False)
+    kit.poll(clock.advance(0.2))
+    table.request({"do": "dice", "values": ["blue"]})
+    assert table.request({"do": "play", "action": {"kind": "choose_opening", "opening": 2}}).ok
+    backend.set_sensor("gate6", True)
+    clock.advance(0.03)
+    backend.set_sensor("gate6", False)
+    kit.poll(clock.advance(0.2))
+    settle()
+    view = table.view()
+    assert view["notice"] == ("the ball went into opening 6, but opening 2 was chosen: if it really went into 6, "
+                              "undo and choose 6")
+    assert view["game"]["history"][-1]["text"].endswith("opening 2")
