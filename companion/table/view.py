@@ -35,11 +35,21 @@ def step_token(game: dict[str, Any] | None, question: dict[str, Any] | None) -> 
     """Names the game situation a page shows: the game, its state, the last roll read and the question
     asked. A tap sent with it (`"seen"`) is refused once the game has moved on, so two phones tapping at
     once, or a tap on a page that had not caught up, never plays twice or into the next player's turn.
-    Made from the game alone (not the journal's numbering, not the clock), so a replay meets the same."""
+    Made from what the game is, not from how it was seen: not the journal's numbering, the clock, or where
+    and how surely each die was read, so a replay meets the same, with the frames re-read too."""
     situation = None if game is None else [game["name"], game["players"], game["variants"], game["state"],
-                                           game["history_count"], game["last_reading"]]
-    text = json.dumps([situation, question], sort_keys=True, separators=(",", ":"), default=str)
+                                           game["history_count"], _values_of(game["last_reading"])]
+    asked = None if question is None else {**{k: v for k, v in question.items() if k not in ("t", "reading")},
+                                           "reading": _values_of(question.get("reading"))}
+    text = json.dumps([situation, asked], sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha1(text.encode()).hexdigest()[:16]
+
+
+def _values_of(reading: dict[str, Any] | None) -> list[Any] | None:
+    """A roll read as far as the game goes: the faces, which of them were unsure, and where it stands."""
+    if reading is None:
+        return None
+    return [reading.get("values"), reading.get("unsure"), reading.get("index"), reading.get("corrected")]
 
 
 def game_view(game) -> dict[str, Any]:

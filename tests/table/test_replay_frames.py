@@ -6,7 +6,9 @@ import json
 
 import pytest
 
-from companion.events import DiceSettled
+from companion.events import DiceSettled, PlayerAction
+from companion.table.journal import Journal
+from companion.table.owner import Table
 from companion.table.recording import write_events
 from companion.table.sessions import playout
 
@@ -27,11 +29,29 @@ def first_rolls(events, count):
     return events
 
 
+def as_tapped(events, state_dir):
+    """The events with each tap carrying the step the page showed (`seen`), as the real page sends it."""
+    table = Table(Journal(state_dir)).start()
+    out = []
+    try:
+        for event in events:
+            if isinstance(event, PlayerAction):
+                event = PlayerAction(t=event.t, action={**event.action, "seen": table.view()["step"]},
+                                     source=event.source)
+            assert table.submit(event).result(10).ok
+            out.append(event)
+    finally:
+        table.stop()
+        table.journal.close()
+    return out
+
+
 @pytest.fixture(scope="module")
 def session(tmp_path_factory):
     directory = tmp_path_factory.mktemp("session")
     events = first_rolls(playout("mountain-goats", 1)[0], ROLLS)
     placed, frames = film_session(events, seed=4, width=320, height=180)
+    placed = as_tapped(placed, tmp_path_factory.mktemp("live"))
     write_events(directory, placed)
     record_frames(directory, frames, fmt="png")
     return directory, placed
