@@ -101,9 +101,12 @@ class HubLink:
         self.pinmap_id = pinmap_id(kit.pin_map)
 
     def connected(self, now: int, port: str) -> None:
+        """A new connection starts a new clock estimate: a hub plugged back in has restarted its ticks, and
+        its boot line went out before the port was open, so only its heartbeats tell."""
         self.stats.connects += 1
         self.expected_seq = None
         self.synced = False
+        self.clock.reset(self.clock.period)
         self.last_good_ns = now
         self._set("ok", now, f"hub connected on {port}")
 
@@ -163,8 +166,8 @@ class HubLink:
         t = self.clock.to_host(msg.t_us, now)
         if msg.pinmap_id != self.pinmap_id:
             self._trouble(now, f"the hub's firmware was built for another pin map (hub {msg.pinmap_id}, here "
-                               f"{self.pinmap_id}): run `python -m companion.sensors.hubpins` and copy "
-                               f"firmware/hub_pins.py to the Pico")
+                               f"{self.pinmap_id}): run `python -m companion.sensors.hubpins "
+                               f"{self.kit.pin_map.source}` and copy firmware/hub_pins.py to the Pico")
         if not self.synced:
             self.synced = True
             for i, name in enumerate(self.names):

@@ -78,7 +78,25 @@ def test_lost_and_corrupt_lines_are_counted_and_reported_once_then_recovery(link
 def test_a_hub_built_for_another_pin_map_is_reported(link, clock):
     link.feed(hub_line(0, f"H 1.0.0 {PERIOD} 0000 1000 0 0"), clock())
     [event] = drain(link.events)
-    assert event.state == "error" and "python -m companion.sensors.hubpins" in event.message
+    assert event.state == "error"
+    assert f"python -m companion.sensors.hubpins {link.kit.pin_map.source}`" in event.message, \
+        "the fix names the pin map the service reads (/etc/companion/pinmap.json on a Pi), not the shipped one"
+
+
+def test_a_hub_plugged_back_in_restarts_its_clock_and_its_edges_keep_the_right_time(link, clock):
+    """Unplugging the Pico power-cycles it: its ticks start again near 0, and its boot line is sent before
+    the host has the port open again, so only its heartbeats arrive."""
+    boot(link, clock)
+    for n in range(2, 200):  # 100 s of heartbeats
+        link.feed(hub_line(n, f"H 1.0.0 {PERIOD} {link.pid} {1000 + (n - 1) * 500_000} 0 0"), clock.advance(0.5))
+    link.disconnected(clock.advance(1), "unplugged")
+    link.connected(clock.advance(10), "/dev/ttyACM0")
+    restarted = clock()
+    for n in range(1, 4):
+        link.feed(hub_line(n, f"H 1.0.0 {PERIOD} {link.pid} {n * 500_000} 0 0"), restarted + n * 500_000_000 + 300_000)
+    link.feed(hub_line(4, "E banana 1 1700000"), restarted + 1_700_000_000 + 300_000)
+    [squeak] = [e for e in drain(link.events) if e.type == "banana_squeaked"]
+    assert abs(squeak.t - (restarted + 1_700_000_000)) < 1_000_000, (squeak.t - restarted) / 1e9
 
 
 def test_a_gate_blocked_when_the_hub_starts_counts_toward_blocked(link, clock):
