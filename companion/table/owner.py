@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import queue
+import secrets
 import threading
 import time
 from concurrent.futures import Future
@@ -74,6 +75,7 @@ class Table:
         self.question: dict[str, Any] | None = None
         self.notice = ""
         self.version = 0
+        self.run = secrets.token_hex(4)  # versions count again from 0 after a restart: pages tell runs apart
         self.replay_position = int(journal.meta("replay_position") or -1)
         self._view: dict[str, Any] = {}
         self._recover()

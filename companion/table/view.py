@@ -23,6 +23,7 @@ def build_view(table: "Table") -> dict[str, Any]:
     shown = game_view(game) if game is not None else None
     return {
         "version": table.version,
+        "run": table.run,
         "step": step_token(shown, table.question),
         "game": shown,
         "question": table.question,

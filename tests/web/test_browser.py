@@ -280,3 +280,56 @@ def test_a_tap_that_arrives_after_another_phone_played_is_refused_and_plays_noth
         assert errors == []
     finally:
         page.close()
+
+
+def test_an_open_page_follows_the_game_after_the_service_restarts(browser, tmp_path):
+    """The view's version counts again from 0 in a new run; an open page must not take the new views for
+    old ones and freeze on the last turn it saw."""
+    import json
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "COMPANION_SETTINGS": "", "COMPANION_SERVICE_HOST": "127.0.0.1",
+           "COMPANION_SERVICE_PORT": str(port), "COMPANION_SERVICE_MDNS": "off",
+           "COMPANION_SERVICE_STATE_DIR": str(tmp_path / "games"),
+           "COMPANION_CAMERA_SOURCE": str(tmp_path / "no-camera-here"), "COMPANION_SENSORS_BACKEND": "none"}
+    base = f"http://127.0.0.1:{port}"
+
+    def serve():
+        process = subprocess.Popen([sys.executable, "-m", "companion", "serve"], env=env, text=True,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        while " is on " not in (process.stdout.readline() or " is on "):
+            pass
+        return process
+
+    def post(command):
+        request = urllib.request.Request(base + "/api/command", data=json.dumps(command).encode(),
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            return json.load(reply)["state"]
+
+    service = serve()
+    page = None
+    try:
+        post({"do": "start", "game": "mountain-goats", "players": [{"name": "Ada"}, {"name": "Ben"}]})
+        for _ in range(3):
+            post({"do": "dice", "values": [1, 2, 3, 4]})
+            post({"do": "play", "action": {"kind": "move", "steps": [], "big": []}})
+        page, errors = open_page(browser, base, "phone")
+        page.wait_for_function("window.companionView.game.history_count === 6")
+        service.terminate()
+        service.wait(20)
+        service = serve()
+        post({"do": "dice", "values": [6, 6, 5, 5]})
+        page.wait_for_function("window.companionView.game.history_count === 7", timeout=20_000)
+        assert errors == []
+    finally:
+        if page is not None:
+            page.close()
+        service.terminate()
+        service.wait(20)

@@ -75,7 +75,7 @@
 
   // -- drawing the view ------------------------------------------------------------------------------
   function render(next) {
-    if (view && next.version < view.version) return;
+    if (view && next.run === view.run && next.version < view.version) return;  // an older view of this run
     view = next;
     window.companionView = next;
     const game = next.game;
