@@ -333,3 +333,20 @@ def test_an_open_page_follows_the_game_after_the_service_restarts(browser, tmp_p
             page.close()
         service.terminate()
         service.wait(20)
+
+
+def test_new_game_can_go_back_to_the_game_in_play_and_a_game_opens_at_its_top(browser, served):
+    base, _ = served()
+    page, errors = open_page(browser, base, "phone")
+    try:
+        start_game(page, "mountain-goats")
+        assert page.evaluate("window.scrollY") == 0, "the turn is in view once the game starts"
+        step(page)
+        page.click("#new-game")
+        page.wait_for_selector("#start:not([hidden])")
+        page.click("#back-to-game")
+        page.wait_for_selector("#live:not([hidden])")
+        assert page.evaluate("window.companionView.game.history_count") == 1
+        assert page.is_hidden("#start") and errors == []
+    finally:
+        page.close()

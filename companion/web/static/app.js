@@ -83,6 +83,7 @@
     const starting = !game || showStart;
     $("start").hidden = !starting;
     $("live").hidden = starting;
+    $("back-to-game").hidden = !game;
     $("title").textContent = game ? game.title : "The companion";
     if (starting) { renderStart(); return; }
     $("turn").textContent = game.turn;
@@ -411,7 +412,14 @@
       variants[input.dataset.variant] = input.type === "checkbox" ? input.checked : JSON.parse(input.value);
     }
     const done = await send({ do: "start", game: chosenGame.name, players, variants });
-    if (done) { showStart = false; render(view); }
+    if (done) showGame();
+  }
+
+  // Back to the live game, at the top of the page where its turn is shown.
+  function showGame() {
+    showStart = false;
+    render(view);
+    window.scrollTo(0, 0);
   }
 
   async function loadResumable() {
@@ -428,7 +436,7 @@
       for (const row of rows.slice(0, 5)) {
         const names = row.setup.players.map((p) => p.name).join(", ");
         list.append(el("li", {}, el("button", { class: "small", onclick: async () => {
-          if (await send({ do: "resume", game_id: row.id })) { showStart = false; render(view); }
+          if (await send({ do: "resume", game_id: row.id })) showGame();
         } }, `${row.game} — ${names}`)));
       }
     } finally { loadResumable.busy = false; }
@@ -507,7 +515,8 @@
   $("add-player").addEventListener("click", addPlayer);
   $("start-game").addEventListener("click", startGame);
   $("undo").addEventListener("click", () => send({ do: "undo" }));
-  $("new-game").addEventListener("click", () => { showStart = true; render(view); });
+  $("new-game").addEventListener("click", () => { showStart = true; render(view); window.scrollTo(0, 0); });
+  $("back-to-game").addEventListener("click", showGame);
   $("chance-send").addEventListener("click", async () => {
     const values = chanceValues.slice();
     chanceValues = [];
