@@ -350,3 +350,34 @@ def test_new_game_can_go_back_to_the_game_in_play_and_a_game_opens_at_its_top(br
         assert page.is_hidden("#start") and errors == []
     finally:
         page.close()
+
+
+def test_banana_matcho_fruit_and_matcho_faces_keep_to_their_own_dice(browser, served):
+    base, _ = served()
+    page, errors = open_page(browser, base, "phone")
+    try:
+        start_game(page, "banana-matcho")
+        faces = page.locator("#chance-faces button")
+
+        def tap(name):
+            faces.filter(has_text=name).first.click()
+
+        def shown():
+            return page.locator("#chance-chosen .die").all_text_contents()
+
+        tap("matcho")  # a Matcho face first: it goes to the Matcho dice, not to the first fruit die
+        assert shown() == ["?"] * 6 + ["matcho", "M?", "M?"]
+        for fruit in ["coconut"] * 4 + ["banana"] * 2:
+            tap(fruit)
+        tap("papaya")  # a seventh fruit has no place
+        assert "fruit dice are all tapped" in page.text_content("#toast")
+        page.locator("#chance-chosen button.die").nth(1).click()  # change the second fruit die
+        tap("papaya")
+        tap("blank")
+        tap("matcho")
+        assert shown() == ["coconut", "papaya", "coconut", "coconut", "banana", "banana", "matcho", "blank", "matcho"]
+        page.click("#chance-send")
+        page.wait_for_function("window.companionView.game.history_count === 1")
+        assert errors == []
+    finally:
+        page.close()

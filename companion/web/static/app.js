@@ -10,6 +10,7 @@
   let chanceValues = [];
   let fixIndex = null;
   let showStart = false;
+  const MATCHO_FACES = ["matcho", "blank"];
 
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
@@ -183,24 +184,41 @@
     const open = count === 0;  // any number, in order (the figures a ball hit)
     const chosen = $("chance-chosen");
     chosen.replaceChildren();
-    chanceValues.forEach((v, i) => chosen.append(el("button", { class: "die", title: "tap to change",
-      onclick: () => { chanceValues.splice(i, 1); render(view); } }, v)));
-    const matchoFrom = request.kind === "duel-dice" ? 6 : Infinity;  // the last three are the Matcho dice
-    if (!open) for (let i = chanceValues.length; i < count; i++) {
-      chosen.append(el("span", { class: "die empty" + (i >= matchoFrom ? " matcho" : "") }, i >= matchoFrom ? "M?" : "?"));
+    // Banana Matcho's duel: the first six are the fruit dice, the last three the Matcho dice; a fruit fills
+    // the first free fruit die and "matcho" or "blank" the first free Matcho die, so neither lands in the
+    // other's place, and a die tapped away leaves its place free.
+    const duel = request.kind === "duel-dice";
+    const matchoFrom = duel ? 6 : Infinity;
+    for (let i = 0; i < (open ? chanceValues.length : count); i++) {
+      const v = chanceValues[i];
+      if (v !== undefined && v !== null) {
+        chosen.append(el("button", { class: "die", title: "tap to change", onclick: () => {
+          if (duel) chanceValues[i] = null; else chanceValues.splice(i, 1);
+          render(view);
+        } }, v));
+      } else {
+        chosen.append(el("span", { class: "die empty" + (i >= matchoFrom ? " matcho" : "") }, i >= matchoFrom ? "M?" : "?"));
+      }
     }
     const faces = $("chance-faces");
     faces.replaceChildren();
     for (const face of request.faces) {
       faces.append(el("button", { class: "die face", onclick: async () => {
         if (count === 1) { await send({ do: "dice", values: [face] }); chanceValues = []; return; }
-        if (open || chanceValues.length < count) chanceValues.push(face);
+        if (duel) {
+          const matcho = MATCHO_FACES.includes(face);
+          let at = matcho ? matchoFrom : 0;
+          while (at < (matcho ? count : matchoFrom) && chanceValues[at] != null) at++;
+          if (at < (matcho ? count : matchoFrom)) chanceValues[at] = face;
+          else toast(matcho ? "The 3 Matcho dice are all tapped: tap one to change it" : "The 6 fruit dice are all tapped: tap one to change it");
+        } else if (open || chanceValues.length < count) chanceValues.push(face);
         render(view);
       } }, face));
     }
+    const filled = chanceValues.filter((v) => v != null).length;
     const confirm = $("chance-send");
     confirm.hidden = count === 1;
-    confirm.disabled = !open && chanceValues.length !== count;
+    confirm.disabled = !open && filled !== count;
     confirm.textContent = open && chanceValues.length === 0 ? "Nothing" : "Confirm";
   }
 
