@@ -282,8 +282,9 @@ class Game(ABC):
         names = [p.name for p in out]
         if any(not n.strip() for n in names):
             raise BadConfig("every player needs a name")
-        if len(set(names)) != len(names):
-            raise BadConfig(f"player names must differ, got {names}")
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise BadConfig(f"player names must differ; given more than once: {', '.join(twice)}")
         return out
 
     def check_variants(self, variants: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -72,6 +72,8 @@ def test_malformed_commands_are_refused_with_a_message(table):
     assert "no game in progress" in table.request({"do": "undo"}).message
     assert "needs the field 'players'" in table.request({"do": "start", "game": "fake-race"}).message
     assert "unknown game" in table.request({**START, "game": "chess"}).message
+    twice = table.request({**START, "players": [{"name": "Ada 🐐"}, {"name": "Ben"}, {"name": "Ada 🐐"}]})
+    assert twice.message == "player names must differ; given more than once: Ada 🐐"
 
 
 def test_undo_and_correcting_a_misread_die(table):

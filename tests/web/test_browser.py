@@ -128,6 +128,11 @@ def test_a_refused_request_shows_its_message(browser, served):
         page.click("#start-game")
         page.wait_for_selector("#toast:not([hidden])")
         assert "players" in page.text_content("#toast")
+        page.click("#add-player")
+        page.locator("#players input.name").nth(1).fill("Cleo")
+        page.click("#start-game")
+        page.wait_for_selector("#live:not([hidden])")
+        assert page.is_hidden("#toast"), "the message about the refused start is gone once the game starts"
     finally:
         page.close()
 

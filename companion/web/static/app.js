@@ -43,6 +43,7 @@
         toast(body.message || body.error || "That did not work.");
         return null;
       }
+      $("toast").hidden = true;  // a message about an earlier request is over now
       if (body.state) render(body.state);
       return body;
     } catch (err) {
@@ -455,7 +456,7 @@
         const names = row.setup.players.map((p) => p.name).join(", ");
         list.append(el("li", {}, el("button", { class: "small", onclick: async () => {
           if (await send({ do: "resume", game_id: row.id })) showGame();
-        } }, `${row.game} — ${names}`)));
+        } }, `${(games.find((g) => g.name === row.game) || { title: row.game }).title} — ${names}`)));
       }
     } finally { loadResumable.busy = false; }
   }
