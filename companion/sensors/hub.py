@@ -97,6 +97,8 @@ class HubLink:
         self.trouble_since: int | None = None
         self.last_good_ns: int | None = None
         self.synced = False
+        self.silent = False
+        self.mismatched = False
         self.names = [s.name for s in hub_sensors(kit.pin_map)]
         self.pinmap_id = pinmap_id(kit.pin_map)
 
@@ -106,6 +108,7 @@ class HubLink:
         self.stats.connects += 1
         self.expected_seq = None
         self.synced = False
+        self.silent = self.mismatched = False
         self.clock.reset(self.clock.period)
         self.last_good_ns = now
         self._set("ok", now, f"hub connected on {port}")
@@ -127,6 +130,9 @@ class HubLink:
         self._check_seq(msg, received_ns)
         self.stats.lines += 1
         self.last_good_ns = received_ns
+        self.silent = False
+        if isinstance(msg, (Boot, Heartbeat)):
+            self._check_pin_map(msg.pinmap_id, received_ns)
         if isinstance(msg, Boot):
             self.clock.reset(msg.period)
             self.stats.version = msg.version
@@ -141,10 +147,31 @@ class HubLink:
             self._set("ok", received_ns, "hub is talking again")
 
     def check_silence(self, now: int, silence_ns: int) -> None:
-        if self.state == "ok" and self.last_good_ns is not None and now - self.last_good_ns >= silence_ns:
+        """Told even when the hub is already in trouble: a firmware that crashes sends its traceback (a
+        corrupt line) and then nothing, and the silence is what a person must hear about."""
+        if self.state in ("ok", "error") and not self.silent and self.last_good_ns is not None \
+                and now - self.last_good_ns >= silence_ns:
+            self.silent = True
             self.trouble_since = None
+            self.synced = False  # what the sensors show is unknown until the hub's next heartbeat says
+            for name in self.names:
+                self.kit.initial(name, False, now)
             self._set("error", now, f"hub silent for {(now - self.last_good_ns) / 1e9:.1f} s: is its firmware "
-                                    f"running? (an open REPL, e.g. Thonny's, stops it)")
+                                    f"running? (an open REPL, e.g. Thonny's, stops it)", told_again=True)
+
+    def _check_pin_map(self, hub_id: str, now: int) -> None:
+        """A hub built for another pin map names its sensors by that map: its edges would be another gate's
+        (a ball through opening 1 played as opening 6), so they are not taken until it is rebuilt."""
+        if hub_id == self.pinmap_id:
+            self.mismatched = False
+            return
+        self.trouble_since = now
+        if not self.mismatched:
+            self.mismatched = True
+            self._set("error", now, f"the hub's firmware was built for another pin map (hub {hub_id}, here "
+                                    f"{self.pinmap_id}); its sensors are off until you run `python -m "
+                                    f"companion.sensors.hubpins {self.kit.pin_map.source}` and copy "
+                                    f"firmware/hub_pins.py to the Pico", told_again=True)
 
     def _check_seq(self, msg, now: int) -> None:
         if isinstance(msg, Boot):
@@ -164,11 +191,7 @@ class HubLink:
             self._trouble(now, f"the hub dropped {msg.dropped - self.stats.dropped_on_hub} edge(s): too many at once")
         self.stats.dropped_on_hub = msg.dropped
         t = self.clock.to_host(msg.t_us, now)
-        if msg.pinmap_id != self.pinmap_id:
-            self._trouble(now, f"the hub's firmware was built for another pin map (hub {msg.pinmap_id}, here "
-                               f"{self.pinmap_id}): run `python -m companion.sensors.hubpins "
-                               f"{self.kit.pin_map.source}` and copy firmware/hub_pins.py to the Pico")
-        if not self.synced:
+        if not self.synced and not self.mismatched:
             self.synced = True
             for i, name in enumerate(self.names):
                 self.kit.initial(name, bool(msg.mask >> i & 1), t, f"hub GP{self.kit.pin_map.sensor(name).pico_gp}")
@@ -178,6 +201,8 @@ class HubLink:
             self._trouble(now, "an edge came before the hub said its clock period; ignored")
             return
         t = self.clock.to_host(msg.t_us, now)
+        if self.mismatched:
+            return
         if msg.name not in self.kit.inputs:
             self.stats.unknown_sensor += 1
             self._trouble(now, f"the hub reports sensor {msg.name!r}, which is not in the pin map")
@@ -189,8 +214,9 @@ class HubLink:
         if self.state == "ok":
             self._set("error", now, message)
 
-    def _set(self, state: str, now: int, message: str) -> None:
-        if state == self.state:
+    def _set(self, state: str, now: int, message: str, told_again: bool = False) -> None:
+        """`told_again`: said even if the hub is in that state already (a new, more telling trouble)."""
+        if state == self.state and not told_again:
             return
         if state == "ok":
             self.trouble_since = None

@@ -118,6 +118,31 @@ def test_a_silent_hub_is_reported_and_its_return_too(link, clock):
     assert [(e.sensor, e.state) for e in drain(link.events)] == [("hub", "ok")]
 
 
+def test_a_hub_built_for_another_pin_map_is_named_even_after_other_trouble_and_its_edges_are_not_played(link, clock):
+    link.feed(b"0 0 0*1C2B\r\n", clock())  # the tail of a line cut by opening the port mid-line
+    for n in range(1, 4):
+        link.feed(hub_line(n, f"H 1.0.0 {PERIOD} 0000 {n * 500_000} 0 0"), clock.advance(0.5))
+    link.feed(hub_line(4, "E gate6 1 1501000"), clock.advance(0.002))  # named by the hub's other pin map
+    events = drain(link.events)
+    assert [e.message[:25] for e in events] == ["corrupt line from the hub", "the hub's firmware was bu"]
+    assert events[1].message.endswith(f"(hub 0000, here {link.pid}); its sensors are off until you run `python -m "
+                                      f"companion.sensors.hubpins {PIN_MAP.source}` and copy firmware/hub_pins.py "
+                                      "to the Pico")
+    assert not [e for e in events if isinstance(e, BallEntered)], "a beam the hub calls gate6 may be gate 1 here"
+
+
+def test_a_firmware_that_crashes_is_heard_as_silent_and_no_gate_is_left_blocked(link, clock):
+    boot(link, clock)
+    link.feed(hub_line(2, "E gate3 1 1500"), clock.advance(0.001))  # a ball in opening 3
+    link.feed(b"Traceback (most recent call last):\r\n", clock.advance(0.01))
+    for _ in range(12):  # a minute of nothing
+        link.check_silence(clock.advance(5), 3_000_000_000)
+        link.kit.poll(clock())
+    health = [(e.sensor, e.state, e.message) for e in drain(link.events) if isinstance(e, SensorHealth)]
+    assert [h[2][:25] for h in health] == ["corrupt line from the hub", "hub silent for 5.0 s: is "]
+    assert all(sensor == "hub" for sensor, _, _ in health), "gate 3 is not reported blocked while the hub is silent"
+
+
 def test_clock_unwraps_ticks_across_the_wrap():
     c = HubClock()
     c.reset(PERIOD)
