@@ -76,6 +76,8 @@ def parse_line(raw: bytes) -> Boot | Heartbeat | Edge:
     seq, kind, fields = int(match.group(1)), match.group(2), match.group(3).decode("ascii").split(" ")
     if seq > 0xFFFF:
         raise BadLine(f"sequence number {seq} is above 65535")
+    if kind in (b"H", b"B") and len(fields) > 1 and fields[1] in ("0", "1"):
+        raise BadLine(f"clock period {fields[1]} in a {kind.decode()} line: the hub's ticks cannot wrap that soon")
     if kind == b"E" and len(fields) == 3 and _NAME.match(fields[0]) and fields[1] in ("0", "1") and _UINT.match(fields[2]):
         return Edge(seq, fields[0], fields[1] == "1", int(fields[2]))
     if kind == b"H" and len(fields) == 6 and _VERSION.match(fields[0]) and all(_UINT.match(f) for f in fields[1:2] + fields[3:]):

@@ -48,6 +48,8 @@ def test_lines_parse_and_a_flipped_byte_is_caught():
         parse_line(good.replace(b"gate3", b"gate4"))
     with pytest.raises(BadLine, match="malformed E line"):
         parse_line(hub_line(1, "E gate3 2 123"))
+    with pytest.raises(BadLine, match="clock period 0 in a H line"):
+        parse_line(hub_line(1, "H 1.0.0 0 ba5b 5 0 3"))  # would divide by zero when its ticks are unwrapped
 
 
 def test_an_edge_from_the_hub_becomes_an_event_at_host_time(link, clock):
