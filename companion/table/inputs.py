@@ -165,6 +165,11 @@ def duel_ended_at(state: State, history: Sequence[dict[str, Any]]) -> int | None
     return next((step.get("t") for step in reversed(history) if step["action"].get("kind") == "squeak"), None)
 
 
+def who_squeaked(t: int, text: str, fruit: list[Any] | None = None, matcho: list[Any] | None = None) -> Ask:
+    """Ask the page who squeaked; the answer is judged on `fruit` and `matcho` (None: on no dice)."""
+    return Ask({"kind": "squeak", "t": t, "fruit": fruit, "matcho": matcho, "options": SQUEAK_OPTIONS, "text": text})
+
+
 def _faces(dice: tuple[DieReading, ...] | None) -> list[Any] | None:
     return None if dice is None else sorted(map(str, (d.value for d in dice)))
 
@@ -181,27 +186,27 @@ def squeak_decision(state: State, event: BananaSqueaked, zones: ZoneHistory,
     matcho = zones.at("matcho", event.t)
     if ended is not None and fruit is not None and matcho is not None and \
             (_faces(fruit), _faces(matcho)) == (_faces(zones.at("fruit", ended)), _faces(zones.at("matcho", ended))):
-        return Ask({"kind": "squeak", "t": event.t, "fruit": None, "matcho": None, "options": SQUEAK_OPTIONS,
-                    "text": "The banana squeaked, but the dice lie as they did when the last duel ended: nobody "
-                            "has rolled yet. Who squeaked?"})
+        return who_squeaked(event.t, "The banana squeaked, but the dice lie as they did when the last duel ended: "
+                                     "nobody has rolled yet. Who squeaked?")
     if fruit is None or matcho is None:
         missing = " and ".join(z for z, d in (("fruit", fruit), ("matcho", matcho)) if d is None)
-        return Ask({"kind": "squeak", "t": event.t, "fruit": None, "matcho": None, "options": SQUEAK_OPTIONS,
-                    "text": f"The banana squeaked, but the camera has not seen the {missing} dice. Who squeaked?"})
+        return who_squeaked(event.t, f"The banana squeaked, but the camera has not seen the {missing} dice. "
+                                     "Who squeaked?")
     fruit_faces = [d.value for d in fruit]
     matcho_faces = [d.value for d in matcho]
-    question = {"kind": "squeak", "t": event.t, "fruit": fruit_faces, "matcho": matcho_faces, "options": SQUEAK_OPTIONS}
     if any(d.unsure for d in fruit + matcho):
-        return Ask({**question, "text": "The banana squeaked, but I could not read every die. Who squeaked?"})
+        return who_squeaked(event.t, "The banana squeaked, but I could not read every die. Who squeaked?",
+                            fruit_faces, matcho_faces)
     try:
         verdict = banana_matcho.arbitrate(fruit_faces, matcho_faces)
     except ValueError as exc:
-        return Ask({**question, "text": f"The banana squeaked, but the dice read make no sense ({exc}). Who squeaked?"})
+        return who_squeaked(event.t, f"The banana squeaked, but the dice read make no sense ({exc}). Who squeaked?",
+                            fruit_faces, matcho_faces)
     if verdict in ("fruit", "matcho"):
         return squeak_play(state, verdict, fruit_faces, matcho_faces)
     text = {"both": "Both sides have a combination. Who squeaked first?",
             "neither": "Nobody has a combination yet: whoever squeaked goes one space down. Who squeaked?"}
-    return Ask({**question, "text": text.get(verdict, f"Who squeaked? ({verdict})")})
+    return who_squeaked(event.t, text.get(verdict, f"Who squeaked? ({verdict})"), fruit_faces, matcho_faces)
 
 
 def squeak_play(state: State, side: str, fruit: list[Any] | None, matcho: list[Any] | None) -> Decision:
