@@ -116,8 +116,7 @@ class HubLink:
     def disconnected(self, now: int, why: str) -> None:
         if self.state != "disconnected":
             self.stats.disconnects += 1
-        for name in self.names:
-            self.kit.initial(name, False, now)
+        self._sensors_unknown(now)
         self._set("disconnected", now, f"hub disconnected ({why}); the banana and the gates are off until it is back")
 
     def feed(self, raw: bytes, received_ns: int) -> None:
@@ -153,11 +152,16 @@ class HubLink:
                 and now - self.last_good_ns >= silence_ns:
             self.silent = True
             self.trouble_since = None
-            self.synced = False  # what the sensors show is unknown until the hub's next heartbeat says
-            for name in self.names:
-                self.kit.initial(name, False, now)
+            self._sensors_unknown(now)
             self._set("error", now, f"hub silent for {(now - self.last_good_ns) / 1e9:.1f} s: is its firmware "
                                     f"running? (an open REPL, e.g. Thonny's, stops it)", told_again=True)
+
+    def _sensors_unknown(self, now: int) -> None:
+        """What the sensors show is unknown until the hub's next heartbeat says: every one is idle till then,
+        so none turns "blocked" while the hub cannot be heard."""
+        self.synced = False
+        for name in self.names:
+            self.kit.initial(name, False, now)
 
     def _check_pin_map(self, hub_id: str, now: int) -> None:
         """A hub built for another pin map names its sensors by that map: its edges would be another gate's
