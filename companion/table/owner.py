@@ -194,11 +194,9 @@ class Table:
         if isinstance(decision, Ask):
             self._set_question(decision.question, event)
             return True, decision.question["text"]
-        self._play(decision.actions, event, reading=decision.reading, reading_step=decision.reading_step)
-        if decision.question is not None:
-            self._set_question(decision.question, event, heard=False)
-            return True, decision.question["text"]
-        return True, ""
+        self._play(decision.actions, event, reading=decision.reading, reading_step=decision.reading_step,
+                   question=decision.question)
+        return True, decision.question["text"] if decision.question is not None else ""
 
     # -- a person's commands ------------------------------------------------------------------------
     def _command(self, command: dict[str, Any], event: PlayerAction) -> tuple[bool, str]:
@@ -278,9 +276,10 @@ class Table:
         self.game, self.question = game, None
 
     def _play(self, actions: list[Action], event: Event, reading: dict[str, Any] | None = None,
-              reading_step: int = 0) -> None:
+              reading_step: int = 0, question: dict[str, Any] | None = None) -> None:
         """Apply `actions` as one step, journal them in one transaction, or change nothing at all. `reading`
-        goes with the action at `reading_step`, the roll it is of."""
+        goes with the action at `reading_step`, the roll it is of; `question` is asked once they are played,
+        kept in the same transaction."""
         game = self._require_game()
         applied: list[dict[str, Any]] = []
         try:
@@ -291,7 +290,7 @@ class Table:
                 applied.append({"action": action.to_json(), "text": text, "who": who, "t": event.t})
             if reading is not None:
                 applied[reading_step]["reading"] = reading
-            self._journal_step(game, event, undos=0, applied=applied)
+            self._journal_step(game, event, undos=0, applied=applied, question=question)
         except BaseException:
             for _ in applied:
                 game.state.undo()
@@ -299,7 +298,7 @@ class Table:
         game.history.extend(applied)
         if reading is not None:
             game.last_reading = {**reading, "index": len(game.history) - len(applied) + reading_step}
-        self.question, self.notice = None, ""
+        self.question, self.notice = question, ""
 
     def _undo(self, event: Event) -> None:
         game = self._require_game()
@@ -360,16 +359,15 @@ class Table:
         game.last_reading = {**fixed_reading, "index": reading["index"]}
         self.question = None
 
-    def _set_question(self, question: dict[str, Any], event: Event, heard: bool = True) -> None:
-        """`heard`: the event is journaled with the question (False: a step it played has journaled it)."""
+    def _set_question(self, question: dict[str, Any], event: Event) -> None:
         with self.journal.transaction() as tx:
-            if heard:
-                tx.event(self.game.id if self.game else None, event.to_json())
+            tx.event(self.game.id if self.game else None, event.to_json())
             tx.set_meta("question", json.dumps(question))
             self._write_position(tx)
         self.question = question
 
-    def _journal_step(self, game: Game, event: Event, undos: int, applied: list[dict[str, Any]]) -> None:
+    def _journal_step(self, game: Game, event: Event, undos: int, applied: list[dict[str, Any]],
+                      question: dict[str, Any] | None = None) -> None:
         with self.journal.transaction() as tx:
             if not isinstance(event, PlayerAction):
                 tx.event(game.id, event.to_json())
@@ -381,7 +379,10 @@ class Table:
                 tx.finish(game.id, {"scores": game.state.scores(), "winners": game.state.winners()})
             elif undos:
                 tx.reopen(game.id)
-            tx.clear_meta("question")
+            if question is None:
+                tx.clear_meta("question")
+            else:
+                tx.set_meta("question", json.dumps(question))
             self._write_position(tx)
 
     def _write_position(self, tx) -> None:

@@ -75,11 +75,18 @@ def test_all_five_dice_rolled_are_not_this_players_roll(deciding):
     assert table.view()["notice"] == "a roll was read, but the game is not waiting for dice"
 
 
-def test_a_roll_again_that_cannot_be_read_rolls_again_and_asks(deciding):
+def test_a_roll_again_that_cannot_be_read_rolls_again_and_asks(deciding, tmp_path):
     table = deciding
     table.submit(rolled(1, 2, 6, unsure=(1,))).result(5)
     view = table.view()
     assert texts(table, 1) == ["Roll again: 3 dice"]
     assert "not sure about die 2" in view["question"]["text"]
-    assert table.request({"do": "dice", "values": [1, 3, 6]}).ok
-    assert texts(table, 1) == ["Rolled 1 3 6"] and table.view()["question"] is None
+    table.stop()
+    table.journal.close()
+    again = Table(Journal(tmp_path)).start()  # the question is kept with the step that asked it
+    try:
+        assert again.view()["question"] == view["question"]
+        assert again.request({"do": "dice", "values": [1, 3, 6]}).ok
+        assert texts(again, 1) == ["Rolled 1 3 6"] and again.view()["question"] is None
+    finally:
+        again.stop()
