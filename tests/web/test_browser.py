@@ -386,3 +386,21 @@ def test_banana_matcho_fruit_and_matcho_faces_keep_to_their_own_dice(browser, se
         assert errors == []
     finally:
         page.close()
+
+
+def test_a_page_opened_while_the_companion_cannot_answer_loads_the_games_once_it_can(browser, served):
+    base, _ = served()
+    page = browser.new_page(viewport=VIEWPORTS["phone"], device_scale_factor=1)
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.route("**/api/games", lambda route: route.abort())  # the Pi restarting as the phone opens the page
+        page.goto(base + "/")
+        page.wait_for_selector("#link.on")
+        page.wait_for_timeout(300)
+        assert page.locator("button[data-game]").count() == 0
+        page.unroute("**/api/games")
+        page.wait_for_selector("button[data-game='matterhorn']", timeout=10_000)
+        assert errors == [], "a request that cannot be answered is no error on the page"
+    finally:
+        page.close()

@@ -361,9 +361,16 @@
   }
 
   // -- starting a game ------------------------------------------------------------------------------
+  // The games the start form offers; asked again a moment later when the companion cannot be reached
+  // (a phone opening the page while the Pi restarts).
   async function loadGames() {
-    const response = await fetch("/api/games");
-    games = (await response.json()).games;
+    try {
+      const response = await fetch("/api/games");
+      games = (await response.json()).games;
+    } catch (err) {
+      setTimeout(loadGames, 2000);
+      return;
+    }
     if (view) render(view);
   }
 
@@ -458,6 +465,7 @@
           if (await send({ do: "resume", game_id: row.id })) showGame();
         } }, `${(games.find((g) => g.name === row.game) || { title: row.game }).title} — ${names}`)));
       }
+    } catch (err) { /* offline: the lists stay as they were until the next view */
     } finally { loadResumable.busy = false; }
   }
 
