@@ -14,7 +14,8 @@ import dataclasses
 import threading
 from typing import Callable
 
-from .hubprotocol import MAX_LINE, BadLine, Boot, Edge, Heartbeat, hub_sensors, parse_line, pinmap_id
+from .hubprotocol import (FIRMWARE_VERSION, MAX_LINE, BadLine, Boot, Edge, Heartbeat, hub_sensors, parse_line, pinmap_id,
+                          same_protocol)
 
 PICO_USB_VENDOR = 0x2E8A
 CLEAN_SPELL_NS = 5_000_000_000
@@ -99,6 +100,8 @@ class HubLink:
         self.synced = False
         self.silent = False
         self.mismatched = False
+        self.incompatible = False
+        self.version_told = ""
         self.names = [s.name for s in hub_sensors(kit.pin_map)]
         self.pinmap_id = pinmap_id(kit.pin_map)
 
@@ -108,7 +111,8 @@ class HubLink:
         self.stats.connects += 1
         self.expected_seq = None
         self.synced = False
-        self.silent = self.mismatched = False
+        self.silent = self.mismatched = self.incompatible = False
+        self.version_told = ""
         self.clock.reset(self.clock.period)
         self.last_good_ns = now
         self._set("ok", now, f"hub connected on {port}")
@@ -131,7 +135,9 @@ class HubLink:
         self.last_good_ns = received_ns
         self.silent = False
         if isinstance(msg, (Boot, Heartbeat)):
-            self._check_pin_map(msg.pinmap_id, received_ns)
+            self._check_version(msg.version, received_ns)
+            if not self.incompatible:
+                self._check_pin_map(msg.pinmap_id, received_ns)
         if isinstance(msg, Boot):
             self.clock.reset(msg.period)
             self.stats.version = msg.version
@@ -162,6 +168,31 @@ class HubLink:
         self.synced = False
         for name in self.names:
             self.kit.initial(name, False, now)
+
+    @property
+    def sensors_off(self) -> bool:
+        """The hub's lines are read but its sensors not taken: it was built for another pin map or another
+        version of the protocol."""
+        return self.mismatched or self.incompatible
+
+    def _check_version(self, version: str, now: int) -> None:
+        """Told once a connection: a firmware of another major version is not read (its lines may mean
+        other things); an older or newer one of the same major version works, and is named for updating."""
+        self.incompatible = not same_protocol(version)
+        if self.incompatible:
+            self.trouble_since = now
+        if version == FIRMWARE_VERSION or version == self.version_told:
+            return
+        self.version_told = version
+        update = (f"copy this companion's firmware/hubcore.py, hub_pins.py and main.py to the Pico "
+                  f"(firmware/README.md)")
+        if self.incompatible:
+            self._set("error", now, f"the hub runs firmware {version}, which this companion cannot read (it "
+                                    f"ships {FIRMWARE_VERSION}); its sensors are off until you {update}",
+                      told_again=True)
+        else:
+            self._set(self.state, now, f"the hub runs firmware {version}; this companion ships "
+                                       f"{FIRMWARE_VERSION}: it works, but {update} to update it", told_again=True)
 
     def _check_pin_map(self, hub_id: str, now: int) -> None:
         """A hub built for another pin map names its sensors by that map: its edges would be another gate's
@@ -195,7 +226,7 @@ class HubLink:
             self._trouble(now, f"the hub dropped {msg.dropped - self.stats.dropped_on_hub} edge(s): too many at once")
         self.stats.dropped_on_hub = msg.dropped
         t = self.clock.to_host(msg.t_us, now)
-        if not self.synced and not self.mismatched:
+        if not self.synced and not self.sensors_off:
             self.synced = True
             for i, name in enumerate(self.names):
                 self.kit.initial(name, bool(msg.mask >> i & 1), t, f"hub GP{self.kit.pin_map.sensor(name).pico_gp}")
@@ -205,7 +236,7 @@ class HubLink:
             self._trouble(now, "an edge came before the hub said its clock period; ignored")
             return
         t = self.clock.to_host(msg.t_us, now)
-        if self.mismatched:
+        if self.sensors_off:
             return
         if msg.name not in self.kit.inputs:
             self.stats.unknown_sensor += 1

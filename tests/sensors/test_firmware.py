@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.sensors.hubprotocol import Boot, Edge, Heartbeat, crc16, parse_line, pinmap_id
+from companion.sensors.hubprotocol import FIRMWARE_VERSION, Boot, Edge, Heartbeat, crc16, parse_line, pinmap_id
 from companion.sensors.pinmap import load_pin_map
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
@@ -88,6 +88,7 @@ def test_firmware_and_host_compute_the_same_checksum_and_pin_map_id(firmware):
         assert hubcore.crc16(text) == crc16(text)
     assert crc16(b"123456789") == 0x29B1  # the published CRC-16/CCITT-FALSE check value
     assert hub_pins.PINMAP_ID == pinmap_id(load_pin_map())
+    assert hubcore.VERSION == FIRMWARE_VERSION, "the host names the firmware it ships when a hub runs another"
 
 
 def make_hub(clock, written):

@@ -133,6 +133,35 @@ def test_a_hub_built_for_another_pin_map_is_named_even_after_other_trouble_and_i
     assert not [e for e in events if isinstance(e, BallEntered)], "a beam the hub calls gate6 may be gate 1 here"
 
 
+def test_a_hub_with_older_firmware_of_the_same_protocol_is_named_once_and_its_sensors_work(link, clock):
+    link.feed(hub_line(0, f"B 1.4.2 {PERIOD} {link.pid}"), clock())
+    for n in range(1, 4):
+        link.feed(hub_line(n, f"H 1.4.2 {PERIOD} {link.pid} {n * 500_000} 0 0"), clock.advance(0.5))
+    link.feed(hub_line(4, "E banana 1 1600000"), clock.advance(0.1))
+    events = drain(link.events)
+    notes = [e for e in events if isinstance(e, SensorHealth)]
+    assert [(e.state, e.message) for e in notes] == [
+        ("ok", "the hub runs firmware 1.4.2; this companion ships 1.0.0: it works, but copy this companion's "
+               "firmware/hubcore.py, hub_pins.py and main.py to the Pico (firmware/README.md) to update it")]
+    assert [e.type for e in events if isinstance(e, BananaSqueaked)] == ["banana_squeaked"]
+
+
+def test_a_hub_with_firmware_of_another_protocol_is_not_read(link, clock):
+    for n in range(0, 4):
+        link.feed(hub_line(n, f"H 2.0.0 {PERIOD} {link.pid} {n * 500_000} 0 {1 << 3}"), clock.advance(0.5))
+    link.feed(hub_line(4, "E gate1 1 1600000"), clock.advance(0.1))
+    link.kit.poll(clock.advance(10))
+    events = drain(link.events)
+    assert [(e.sensor, e.state) for e in events] == [("hub", "error")], "told once; no gate blocked, no ball"
+    assert events[0].message == ("the hub runs firmware 2.0.0, which this companion cannot read (it ships 1.0.0); "
+                                 "its sensors are off until you copy this companion's firmware/hubcore.py, "
+                                 "hub_pins.py and main.py to the Pico (firmware/README.md)")
+    link.connected(clock.advance(1), "/dev/ttyACM0")  # flashed again and plugged back in
+    boot(link, clock)
+    link.feed(hub_line(2, "E gate1 1 1600000"), clock.advance(0.1))
+    assert [e.type for e in drain(link.events) if isinstance(e, BallEntered)] == ["ball_entered"]
+
+
 def test_a_firmware_that_crashes_is_heard_as_silent_and_no_gate_is_left_blocked(link, clock):
     boot(link, clock)
     link.feed(hub_line(2, "E gate3 1 1500"), clock.advance(0.001))  # a ball in opening 3
