@@ -15,14 +15,21 @@ class BadSettings(ValueError):
     pass
 
 
-def default_state_dir() -> Path:
-    if os.environ.get("STATE_DIRECTORY"):  # set by systemd's StateDirectory=
-        return Path(os.environ["STATE_DIRECTORY"].split(":")[0])
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "companion"
-
-
 SYSTEM_SETTINGS = Path("/etc/companion/companion.toml")
+SERVICE_STATE_DIR = Path("/var/lib/companion")  # the unit's StateDirectory=companion
+
+
+def default_state_dir() -> Path:
+    """systemd's STATE_DIRECTORY in the service; $XDG_STATE_HOME/companion when that is set; on a Pi where
+    systemd/install.sh installed the service, the service's own folder, so that dice taught and checks run by
+    hand (`companion teach`, `companion doctor`) are the service's; else ~/.local/state/companion."""
+    if os.environ.get("STATE_DIRECTORY"):
+        return Path(os.environ["STATE_DIRECTORY"].split(":")[0])
+    if os.environ.get("XDG_STATE_HOME"):
+        return Path(os.environ["XDG_STATE_HOME"]) / "companion"
+    if SYSTEM_SETTINGS.exists() and SERVICE_STATE_DIR.is_dir():
+        return SERVICE_STATE_DIR
+    return Path.home() / ".local" / "state" / "companion"
 
 
 def settings_file(given: str | Path | None = None) -> Path | None:

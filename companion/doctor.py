@@ -220,7 +220,13 @@ def check_gpio(machine: Machine, backend: str) -> Check:
         return Check("gpio", FAIL, f"permission denied on {', '.join(denied)}",
                      "add the user to the gpio group: sudo usermod -aG gpio $USER, then log in again "
                      "(the service's own user is in it already)")
-    return Check("gpio", OK, f"{', '.join(Path(c).name for c in chips)} readable and writable")
+    try:
+        machine.import_module("lgpio")
+    except ImportError:
+        return Check("gpio", FAIL, "the GPIO library lgpio is missing, so gpiozero cannot open the pins",
+                     "sudo apt install python3-lgpio (systemd/install.sh installs it), then sudo systemctl restart "
+                     "companion")
+    return Check("gpio", OK, f"{', '.join(Path(c).name for c in chips)} readable and writable, lgpio there")
 
 
 def check_pin_map(path: str, backend: str) -> Check:

@@ -2,7 +2,7 @@
 # Install the companion as a service on Raspberry Pi OS (Bookworm or Trixie), or remove it.
 #
 #   sudo systemd/install.sh               install, or update to this checkout; a second run changes nothing
-#   sudo systemd/install.sh --uninstall   remove it all but the saved games, and say where they are
+#   sudo systemd/install.sh --uninstall   remove it all but the saved games and the settings, and say where they are
 #
 # --root DIR puts every file under DIR instead of / (for tests and image builders); the system commands
 # (apt-get, dpkg-query, useradd, systemctl, ...) are the ones on PATH.
@@ -26,8 +26,9 @@ VENV=$PREFIX/venv
 ETC=/etc/companion
 UNIT=/etc/systemd/system/companion.service
 STATE=/var/lib/companion
+COMMAND=/usr/local/bin/companion
 USER_NAME=companion
-APT_PACKAGES=(python3-picamera2 python3-venv python3-pip)
+APT_PACKAGES=(python3-picamera2 python3-lgpio python3-venv python3-pip)
 GROUPS_WANTED=(gpio video dialout)
 
 say() { echo "companion-install: $*"; }
@@ -98,6 +99,14 @@ create_user() {
             say "added $USER_NAME to the group $group"
         fi
     done
+    # The person who installs reaches the service's folder ($STATE, open to the group): dice taught and
+    # checks run by hand are the service's.
+    local person=${SUDO_USER:-}
+    if [ -n "$person" ] && [ "$person" != root ] && id -u "$person" >/dev/null 2>&1 &&
+            [[ " $(id -nG "$person") " != *" $USER_NAME "* ]]; then
+        usermod -aG "$USER_NAME" "$person"
+        say "added $person to the group $USER_NAME (log out and in again for \`companion teach\` to reach the service's dice)"
+    fi
 }
 
 install_venv() {
@@ -135,6 +144,12 @@ install_files() {
         put_file "$ETC/pinmap.json" "$(cat "$SRC/hardware/pinmap.json")" 644
         changed=0
     fi
+    put_file "$PREFIX/README.md" "$(cat "$SRC/README.md")" 644 || true
+    if [ "$(readlink "$(at $COMMAND)" 2>/dev/null)" != "$VENV/bin/companion" ]; then
+        mkdir -p "$(dirname "$(at $COMMAND)")"
+        ln -sfn "$VENV/bin/companion" "$(at $COMMAND)"
+        say "linked $COMMAND, so \`companion doctor\`, \`companion teach\` and the others run from any folder"
+    fi
     return $changed
 }
 
@@ -171,13 +186,22 @@ do_uninstall() {
         say "removing the Debian packages this installer added: ${ours[*]}"
         DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq "${ours[@]}" || say "could not remove ${ours[*]}; remove them with apt if you wish"
     fi
-    rm -rf "$(at $PREFIX)" "$(at $ETC)"
+    rm -rf "$(at $PREFIX)"
+    if [ "$(readlink "$(at $COMMAND)" 2>/dev/null)" == "$VENV/bin/companion" ]; then
+        rm -f "$(at $COMMAND)"
+    fi
     if id -u "$USER_NAME" >/dev/null 2>&1; then
         userdel "$USER_NAME"
+    fi
+    if getent group "$USER_NAME" >/dev/null; then  # kept by userdel while the installing person is in it
+        groupdel "$USER_NAME"
     fi
     say "the companion is removed."
     if [ -d "$(at $STATE)" ]; then
         say "your saved games are kept in $STATE (delete that folder to remove them too)"
+    fi
+    if [ -d "$(at $ETC)" ]; then
+        say "your settings and pin map are kept in $ETC (delete that folder to remove them too)"
     fi
 }
 

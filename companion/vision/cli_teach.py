@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 
-from ..cli import CliError
+from ..cli import CliError, is_live_camera, require_hardware_free
 
 KINDS = ("fruit", "matcho")
 
@@ -31,12 +31,12 @@ def add_arguments(parser) -> None:
 
 
 def _store(args):
-    from ..config import default_state_dir
+    from ..config import load_settings, settings_file
     from .symbols.store import TeachStore
 
     try:
-        return TeachStore(args.state_dir or default_state_dir(), args.box)
-    except ValueError as exc:
+        return TeachStore(args.state_dir or load_settings(settings_file()).state_dir, args.box)
+    except ValueError as exc:  # a bad box name or settings file
         raise CliError(str(exc)) from None
 
 
@@ -83,6 +83,8 @@ def _camera(store, args) -> int:
     from .symbols.teach import teach_interactive
 
     kept = "what was taught so far is kept"
+    if is_live_camera(args.camera):
+        require_hardware_free("the camera")
     try:
         source = open_source(args.camera)
     except SourceError as exc:
@@ -106,7 +108,7 @@ def _camera(store, args) -> int:
 
 def run(args) -> int:
     from .symbols.faces import UnknownFace, check_face
-    from .symbols.store import DamagedStore
+    from .symbols.store import DamagedStore, StoreNotWritable
     from .symbols.teach import TeachError, teach_face
 
     modes = sum(bool(x) for x in (args.face, args.camera, args.status, args.forget))
@@ -128,6 +130,10 @@ def run(args) -> int:
         report = teach_face(store, args.kind, face, _load_images(images), add=args.add)
     except (TeachError, UnknownFace, DamagedStore) as exc:
         raise CliError(str(exc)) from None
+    except StoreNotWritable as exc:
+        raise CliError(f"{exc}: on a Pi the service reads them from its folder, which is open to the group "
+                       f"companion: add yourself with `sudo usermod -aG companion $USER` and log in again "
+                       f"(systemd/install.sh does it for the user who ran it), or give --state-dir") from None
     for line in report.lines():
         print(line)
     sys.stdout.flush()

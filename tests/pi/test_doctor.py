@@ -11,12 +11,14 @@ def fake_machine(tmp_path, *, chips=("gpiochip0",), rw=True, picamera_error=None
         (dev / chip).touch()
 
     def import_module(name):
+        if name in missing:
+            raise ImportError(f"No module named '{name}'", name=name)
         if name == "picamera2":
             if picamera_error:
                 raise ImportError(picamera_error)
-            return object()  # Debian's picamera2 exists only on a Pi
-        if name in missing:
-            raise ImportError(f"No module named '{name}'", name=name)
+            return object()  # Debian's picamera2 and lgpio exist only on a Pi
+        if name == "lgpio":
+            return object()
         return __import__(name)
 
     def run(argv):
@@ -45,6 +47,11 @@ def test_permission_denied_on_gpiochip(tmp_path):
     check = by_name(run_checks(fake_machine(tmp_path, rw=False), settings_file(tmp_path)))["gpio"]
     assert check.status == FAIL and "permission denied" in check.message and "gpiochip0" in check.message
     assert "gpio group" in check.fix
+
+
+def test_a_pi_without_the_gpio_library_is_told_to_install_it(tmp_path):
+    check = by_name(run_checks(fake_machine(tmp_path, missing={"lgpio"}), settings_file(tmp_path)))["gpio"]
+    assert check.status == FAIL and "lgpio is missing" in check.message and "apt install python3-lgpio" in check.fix
 
 
 def test_numpy_conflict_with_debians_picamera2(tmp_path):

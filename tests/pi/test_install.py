@@ -21,7 +21,8 @@ FAKES = {
     "useradd": 'echo "useradd $*" >> "$FAKE/calls"; echo "${@: -1}" > "$FAKE/users/${@: -1}"',
     "usermod": 'echo "usermod $*" >> "$FAKE/calls"; echo "$(cat "$FAKE/users/$3") $2" > "$FAKE/users/$3"',
     "userdel": 'echo "userdel $*" >> "$FAKE/calls"; rm -f "$FAKE/users/$1"',
-    "getent": '[ "$2" != dialout ]',
+    "groupdel": 'echo "groupdel $*" >> "$FAKE/calls"; touch "$FAKE/groupdel-$1"',
+    "getent": '[ "$2" != dialout ] && [ ! -f "$FAKE/groupdel-$2" ]',
     "systemctl": 'echo "systemctl $*" >> "$FAKE/calls"',
     "python3": 'echo "python3 $*" >> "$FAKE/calls"; d="${@: -1}"; mkdir -p "$d/bin";'
                ' printf "#!/bin/sh\\necho \\"pip \\$*\\" >> \\"$FAKE/calls\\"\\n" > "$d/bin/pip";'
@@ -41,11 +42,13 @@ def machine(tmp_path):
         path.write_text(f"#!/usr/bin/env bash\n{body}\n")
         path.chmod(path.stat().st_mode | stat.S_IEXEC)
     env = {**os.environ, "PATH": f"{bin_}:{os.environ['PATH']}", "FAKE": str(fake)}
+    env.pop("SUDO_USER", None)
 
     class Machine:
-        def run(self, *args):
+        def run(self, *args, sudo_user=None):
             (fake / "calls").write_text("")
-            proc = subprocess.run(["bash", str(INSTALLER), "--root", str(root), *args], env=env,
+            proc = subprocess.run(["bash", str(INSTALLER), "--root", str(root), *args],
+                                  env={**env, "SUDO_USER": sudo_user} if sudo_user else env,
                                   capture_output=True, text=True, timeout=120)
             return proc.returncode, proc.stdout + proc.stderr, (fake / "calls").read_text().splitlines()
 
@@ -61,7 +64,7 @@ def machine(tmp_path):
 def test_install_then_install_again_changes_nothing(machine):
     code, out, calls = machine.run()
     assert code == 0, out
-    assert "apt-get install -y -qq --no-install-recommends python3-picamera2 python3-venv python3-pip" in calls
+    assert "apt-get install -y -qq --no-install-recommends python3-picamera2 python3-lgpio python3-venv python3-pip" in calls
     assert any(c.startswith("useradd --system --user-group") for c in calls)
     assert "usermod -aG gpio companion" in calls and "usermod -aG video companion" in calls
     assert "no group 'dialout'" in out
@@ -77,6 +80,10 @@ def test_install_then_install_again_changes_nothing(machine):
     assert "ExecStart=/opt/companion/venv/bin/companion serve" in unit and "@VENV@" not in unit
     assert "port = 80" in (machine.root / "etc/companion/companion.toml").read_text()
     assert (machine.root / "etc/companion/pinmap.json").read_text() == (ROOT / "hardware/pinmap.json").read_text()
+    assert os.readlink(machine.root / "usr/local/bin/companion") == "/opt/companion/venv/bin/companion", \
+        "`companion doctor` and `companion teach` as the docs write them"
+    assert (machine.root / "opt/companion/README.md").read_text() == (ROOT / "README.md").read_text(), \
+        "the unit's Documentation="
 
     before = machine.tree()
     code, out, calls = machine.run()
@@ -108,18 +115,32 @@ def test_an_unsupported_release_is_refused_before_any_change(machine):
     assert calls == [] and list(machine.tree()) == ["etc/os-release"]
 
 
-def test_uninstall_leaves_only_the_saved_games(machine):
-    machine.run()
+def test_the_person_who_installs_may_teach_dice_into_the_services_folder(machine):
+    (machine.fake / "users" / "pi").write_text("pi adm sudo")
+    code, out, calls = machine.run(sudo_user="pi")
+    assert code == 0, out
+    assert "usermod -aG companion pi" in calls and "log out and in again" in out
+    assert "StateDirectoryMode=0770" in (machine.root / "etc/systemd/system/companion.service").read_text()
+    code, out, calls = machine.run(sudo_user="pi")
+    assert calls == [], "a second run must change nothing"
+
+
+def test_uninstall_leaves_only_the_saved_games_and_the_settings(machine):
+    (machine.fake / "users" / "pi").write_text("pi")
+    machine.run(sudo_user="pi")
     games = machine.root / "var/lib/companion/journal.sqlite3"
     games.parent.mkdir(parents=True)
     games.write_text("saved games")
     code, out, calls = machine.run("--uninstall")
     assert code == 0, out
     assert "systemctl disable --now companion.service" in calls
-    assert "apt-get remove -y -qq python3-picamera2 python3-venv python3-pip" in calls
-    assert "userdel companion" in calls
-    assert sorted(machine.tree()) == ["etc/os-release", "var/lib/companion/journal.sqlite3"]
+    assert "apt-get remove -y -qq python3-picamera2 python3-lgpio python3-venv python3-pip" in calls
+    assert "userdel companion" in calls and "groupdel companion" in calls
+    assert sorted(machine.tree()) == ["etc/companion/companion.toml", "etc/companion/pinmap.json", "etc/os-release",
+                                      "var/lib/companion/journal.sqlite3"]
+    assert not os.path.lexists(machine.root / "usr/local/bin/companion")
     assert "saved games are kept in /var/lib/companion" in out
+    assert "settings and pin map are kept in /etc/companion" in out
 
 
 def test_the_shipped_settings_file_is_valid_and_complete(tmp_path):

@@ -27,9 +27,11 @@ def empty_photo(tmp_path):
 
 
 def teach_all(run_cli, tmp_path, kind, faces, state):
+    """`state` None: the default state directory."""
     for i, face in enumerate(faces):
+        where = ["--state-dir", state] if state is not None else []
         code, out, err = run_cli("teach", kind, "--face", face, photo(tmp_path, kind, face, 10 + i, n_dice=2),
-                                 photo(tmp_path, kind, face, 20 + i), "--state-dir", state)
+                                 photo(tmp_path, kind, face, 20 + i), *where)
         assert code == 0, err
         assert f"taught {kind} face {face!r}: 3 example(s)" in out
     return out
@@ -141,10 +143,29 @@ def test_a_crash_while_saving_keeps_what_was_taught(run_cli, tmp_path, monkeypat
         raise OSError("disk pulled out")
 
     monkeypatch.setattr("companion.vision.symbols.store.json.dump", power_cut)
-    with pytest.raises(OSError):
-        run_cli("teach", "matcho", "--face", "blank", photo(tmp_path, "matcho", "blank", 8), "--state-dir", state)
+    code, _, err = run_cli("teach", "matcho", "--face", "blank", photo(tmp_path, "matcho", "blank", 8), "--state-dir", state)
+    assert code == 2 and f"cannot keep the taught matcho dice in {folder} (disk pulled out)" in err, err
     assert (folder / "matcho.json").read_bytes() == before
     assert sorted(p.name for p in folder.iterdir()) == ["matcho.json"]  # no half-written file left behind
+
+
+def test_on_a_pi_with_the_service_installed_dice_are_taught_where_the_service_reads_them(run_cli, tmp_path,
+                                                                                       monkeypatch):
+    """Taught by hand (as the user pi, whose own state folder the service never reads), they go into the
+    installed service's folder, /var/lib/companion; or into the settings' service.state_dir when it is set."""
+    settings, service_dir = tmp_path / "companion.toml", tmp_path / "var-lib-companion"
+    settings.write_text("")
+    service_dir.mkdir()
+    monkeypatch.setattr("companion.config.SYSTEM_SETTINGS", settings)
+    monkeypatch.setattr("companion.config.SERVICE_STATE_DIR", service_dir)
+    monkeypatch.delenv("XDG_STATE_HOME")
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    monkeypatch.delenv("COMPANION_SETTINGS", raising=False)
+    teach_all(run_cli, tmp_path, "matcho", ["matcho"], None)
+    assert (service_dir / "symbols" / "default" / "matcho.json").exists()
+    settings.write_text(f'[service]\nstate_dir = "{tmp_path / "games"}"\n')
+    teach_all(run_cli, tmp_path, "matcho", ["matcho"], None)
+    assert (tmp_path / "games" / "symbols" / "default" / "matcho.json").exists()
 
 
 def test_a_damaged_store_is_reported_not_guessed(run_cli, tmp_path):

@@ -25,6 +25,10 @@ class DamagedStore(ValueError):
     pass
 
 
+class StoreNotWritable(OSError):
+    pass
+
+
 def _box_name(box: str) -> str:
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}", box):
         raise ValueError(f"box name {box!r} must be letters, digits, '.', '_' or '-' (at most 64)")
@@ -63,7 +67,10 @@ class TeachStore:
         data = {"format": FORMAT, "kind": kind, "box": self.box,
                 "faces": {face: [{"crop_png": _encode(e.crop), "side": round(e.side, 2)} for e in found]
                           for face, found in examples.items() if found}}
-        write_json(path, data)
+        try:
+            write_json(path, data)
+        except OSError as exc:
+            raise StoreNotWritable(f"cannot keep the taught {kind} dice in {self.root} ({exc.strerror or exc})") from None
         return path
 
 
