@@ -28,6 +28,29 @@ class CliError(Exception):
     """Bad command-line input: printed as one line, exit code 2."""
 
 
+def require_hardware_free(what: str, state_dir=None) -> None:
+    """Refuse while a companion (the service) runs on this machine's games folder (`state_dir`, else the
+    settings'): it holds `what` (the sensors, the camera), and a second reader would get "GPIO busy", a busy
+    camera, or half the hub's lines."""
+    from .config import BadSettings, load_settings, settings_file
+    from .table.state_lock import companion_holding
+
+    if state_dir is None:
+        try:
+            state_dir = load_settings(settings_file()).state_dir
+        except BadSettings:
+            return
+    holder = companion_holding(state_dir)
+    if holder is not None:
+        process = f" (process {holder})" if holder else ""
+        raise CliError(f"the companion is running{process} and holds {what}: stop it first with `sudo systemctl "
+                       f"stop companion`, and start it again after with `sudo systemctl start companion`")
+
+
+def is_live_camera(source: str) -> bool:
+    return source == "picamera2" or source.startswith("usb:")
+
+
 class OneLineParser(argparse.ArgumentParser):
     """argparse that reports bad input in one line (and exit code 2), without the usage block."""
 

@@ -38,17 +38,20 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from ..cli import CliError
+    from ..cli import CliError, require_hardware_free
     from ..config import BadSettings, load_settings, settings_file
 
     if args.seconds is not None and args.seconds <= 0:
         raise CliError(f"--seconds must be more than 0, got {args.seconds:g}")
     try:
-        section = load_settings(settings_file(args.settings))["sensors"]
+        settings = load_settings(settings_file(args.settings))
+        section = settings["sensors"]
         pin_map = load_pin_map(args.pin_map or section["pin_map"] or None)
     except (BadSettings, PinMapError) as exc:
         raise CliError(str(exc)) from None
     backend = args.backend or section["backend"]
+    if backend in ("gpio", "hub"):
+        require_hardware_free("the sensors" if backend == "gpio" else "the sensor hub", settings.state_dir)
     events: queue.Queue[Event] = queue.Queue()
     try:
         kit = SensorKit(pin_map, events, backend=backend, hub_port=args.hub_port or section["hub_port"])
@@ -63,6 +66,8 @@ def run(args) -> int:
         kit.start()
     except PinMapError as exc:
         raise CliError(str(exc)) from None
+    print(f"{'':13}{format_states(kit.states())}")
+    sys.stdout.flush()
     stop = threading.Event()
     if backend == "mock":
         threading.Thread(target=play_demo, args=(kit.backend, stop), name="sensors-demo", daemon=True).start()

@@ -35,9 +35,17 @@ def find_hub_port() -> str:
 
 
 def open_serial(port: str):
+    """The hub's port, held alone: two readers of one port each get part of the lines."""
     import serial
 
-    return serial.Serial(find_hub_port() if port == "auto" else port, 115200, timeout=0.1)
+    device = find_hub_port() if port == "auto" else port
+    try:
+        return serial.Serial(device, 115200, timeout=0.1, exclusive=True)
+    except serial.SerialException as exc:
+        if "exclusively lock" in str(exc):
+            raise HubNotFound(f"the hub's port {device} is open in another program (the companion service, "
+                              f"`companion sensors test`, Thonny or mpremote): close it") from None
+        raise
 
 
 class HubClock:

@@ -51,6 +51,24 @@ class StateDirLock:
             self._fd = None
 
 
+def companion_holding(state_dir: str | Path) -> str | None:
+    """The process id of the companion that has `state_dir` open ("" when it did not say), or None when none
+    has (or this user may not look): how commands run by hand see that the service holds the hardware."""
+    try:
+        fd = os.open(Path(state_dir) / StateDirLock.FILE_NAME, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return _read_holder(fd)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return None
+
+
 def _read_holder(fd: int) -> str:
     try:
         return os.pread(fd, 32, 0).decode("ascii", "replace").strip()

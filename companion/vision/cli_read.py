@@ -22,7 +22,7 @@ import json
 import sys
 import time
 
-from ..cli import CliError
+from ..cli import CliError, is_live_camera, require_hardware_free
 from .rotation import parse_rotation
 from .tray import crop_to_tray, is_auto, parse_tray, tray_text
 
@@ -129,6 +129,8 @@ def _read(args, tray) -> int:
     except UnknownReader as exc:
         raise CliError(str(exc)) from None
     if args.camera:
+        if is_live_camera(args.camera):
+            require_hardware_free("the camera")
         try:
             from .live import run_camera
         except ImportError:

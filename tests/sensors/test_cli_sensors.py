@@ -1,4 +1,5 @@
 import json
+import os
 
 from companion.sensors.pinmap import SHIPPED_PIN_MAP
 
@@ -33,3 +34,45 @@ def test_seconds_must_be_positive(run_cli):
 def test_the_none_backend_runs_and_stops_quietly(run_cli):
     code, out, _ = run_cli("sensors", "test", "--backend", "none", "--seconds", "0.2")
     assert code == 0 and "stopped: no events" in out
+
+
+def test_the_sensors_are_not_tested_while_the_companion_holds_them(run_cli, tmp_path):
+    """On the Pi the service holds the GPIO lines and the hub's port: a second reader gets "GPIO busy" for
+    every sensor (which sends a person to the wiring) or half of the hub's lines. Told to stop it first."""
+    from companion.config import default_state_dir
+    from companion.table.state_lock import StateDirLock
+
+    default_state_dir().mkdir(parents=True, exist_ok=True)
+    lock = StateDirLock(default_state_dir())
+    lock.acquire()
+    try:
+        for backend, what in (("gpio", "the sensors"), ("hub", "the sensor hub")):
+            code, out, err = run_cli("sensors", "test", "--backend", backend, "--seconds", "0.2")
+            assert code == 2 and out == "", err
+            assert err.strip().endswith(f"the companion is running (process {os.getpid()}) and holds {what}: stop it "
+                                        "first with `sudo systemctl stop companion`, and start it again after with "
+                                        "`sudo systemctl start companion`")
+    finally:
+        lock.release()
+    code, out, _ = run_cli("sensors", "test", "--backend", "none", "--seconds", "0.2")
+    assert code == 0
+
+
+def test_the_hub_port_is_held_alone(tmp_path):
+    """pyserial's exclusive lock: a second program opening the hub's port is refused by name instead of
+    taking half of its lines."""
+    import pty
+
+    import pytest
+
+    from companion.sensors.hub import HubNotFound, open_serial
+
+    controller, device = pty.openpty()
+    first = open_serial(os.ttyname(device))
+    try:
+        with pytest.raises(HubNotFound, match="is open in another program"):
+            open_serial(os.ttyname(device))
+    finally:
+        first.close()
+        os.close(controller)
+        os.close(device)
