@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .generated import write_or_check
 from .hubprotocol import hub_sensors, pinmap_id
-from .pinmap import SHIPPED_PIN_MAP, PinMap, load_pin_map
+from .pinmap import SHIPPED_PIN_MAP, PinMap, PinMapError, load_pin_map
 
 FIRMWARE_PINS = SHIPPED_PIN_MAP.parent.parent / "firmware" / "hub_pins.py"
 
@@ -24,7 +24,7 @@ def render(pin_map: PinMap) -> str:
         return "(" + "".join(f"{v!r}, " for v in values) + ")"
 
     return "\n".join([
-        "# Generated from hardware/pinmap.json by `python -m companion.sensors.hubpins`: do not edit here.",
+        "# Generated from the pin map by `python3 -m companion.sensors.hubpins PINMAP`: do not edit here.",
         f"PINMAP_ID = {pinmap_id(pin_map)!r}",
         f"NAMES = {row(s.name for s in sensors)}",
         f"GP = {row(s.pico_gp for s in sensors)}",
@@ -41,9 +41,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(FIRMWARE_PINS), help="where to write hub_pins.py")
     parser.add_argument("--check", action="store_true", help="only check that the file is up to date")
     args = parser.parse_args(argv)
-    text = render(load_pin_map(args.pin_map))
+    try:
+        text = render(load_pin_map(args.pin_map))
+    except PinMapError as exc:
+        print(f"hubpins: {exc}", file=sys.stderr)
+        return 2
     out = Path(args.out)
-    return write_or_check(out, text, args.check, "python -m companion.sensors.hubpins")
+    if not out.parent.is_dir():  # an installed copy has no firmware/ beside it
+        print(f"hubpins: there is no folder {out.parent}: run this in your clone of the project, where it writes "
+              f"firmware/hub_pins.py for the Pico (`python3 -m companion.sensors.hubpins PINMAP`), or give --out",
+              file=sys.stderr)
+        return 2
+    return write_or_check(out, text, args.check, "python3 -m companion.sensors.hubpins PINMAP")
 
 
 if __name__ == "__main__":

@@ -160,3 +160,13 @@ def test_main_sets_up_pins_with_pulls_and_interrupts(firmware, capsys):
         assert FakePin.pins[gp].pull == FakePin.PULL_UP and FakePin.pins[gp].handler is not None
     msgs = [parse_line(l.encode()) for l in capsys.readouterr().out.splitlines()]
     assert isinstance(msgs[0], Boot) and sum(isinstance(m, Heartbeat) for m in msgs) == 2
+
+
+def test_hubpins_run_from_an_installed_copy_says_to_run_it_in_the_clone(tmp_path, capsys):
+    """/opt/companion's copy has no firmware/ folder beside it: a one-line message, not a traceback."""
+    from companion.sensors.hubpins import main
+
+    assert main(["--out", str(tmp_path / "site-packages" / "firmware" / "hub_pins.py")]) == 2
+    assert "run this in your clone of the project" in capsys.readouterr().err
+    assert main([str(tmp_path / "missing.json"), "--out", str(tmp_path / "hub_pins.py")]) == 2
+    assert "cannot read pin map" in capsys.readouterr().err and not (tmp_path / "hub_pins.py").exists()
