@@ -149,7 +149,15 @@ class BadEvent(ValueError):
     pass
 
 
-def event_from_json(data: Mapping[str, Any]) -> Event:
+_FIELD_KINDS: dict[str, tuple[type, str]] = {"int": (int, "a whole number"), "str": (str, "text"),
+                                             "Mapping[str, Any]": (Mapping, "a JSON object")}
+
+
+def event_from_json(data: Any) -> Event:
+    """The event a JSON object describes; BadEvent naming the problem for anything else (a recording's line
+    written by hand or by another version), so that a bad line never reaches the table."""
+    if not isinstance(data, Mapping):
+        raise BadEvent(f"an event is a JSON object, not {type(data).__name__}")
     cls = EVENT_TYPES.get(data.get("type"))  # type: ignore[arg-type]
     if cls is None:
         raise BadEvent(f"unknown event type {data.get('type')!r}")
@@ -161,6 +169,12 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
             continue
         value = data[field.name]
         if field.name == "dice":
+            if not isinstance(value, list):
+                raise BadEvent(f"event {cls.type!r}: dice must be a list, got {value!r}")
             value = tuple(DieReading.from_json(d) for d in value)
+        elif field.type in _FIELD_KINDS:
+            kind, words = _FIELD_KINDS[str(field.type)]
+            if not isinstance(value, kind) or isinstance(value, bool):
+                raise BadEvent(f"event {cls.type!r}: {field.name} must be {words}, got {value!r}"[:200])
         values[field.name] = value
     return cls(**values)

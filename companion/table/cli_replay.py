@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import shutil
 import sys
 import tempfile
@@ -50,8 +51,8 @@ def run(args) -> int:
     from ..table.owner import Table
     from ..table.recording import BadRecording, read_events, replay
 
-    if args.speed <= 0:
-        raise CliError(f"--speed must be above 0, got {args.speed}")
+    if not (args.speed > 0 and math.isfinite(args.speed)):
+        raise CliError(f"--speed must be a number above 0, got {args.speed}")
     if args.resume and not args.state_dir:
         raise CliError("--resume needs --state-dir (the journal of the interrupted replay)")
     try:
@@ -59,6 +60,8 @@ def run(args) -> int:
                              on_cut_short=lambda why: print(f"companion replay: {why}", file=sys.stderr))
     except BadRecording as exc:
         raise CliError(str(exc)) from None
+    if not events:
+        raise CliError(f"{args.directory} holds no events to replay")
     reread = _reread(args, events) if args.frames else None
     if reread is not None:
         events = reread["events"]
@@ -67,23 +70,37 @@ def run(args) -> int:
         journal = Journal(state_dir)
     except JournalError as exc:
         raise CliError(str(exc)) from None
-    table = Table(journal)
-    after = table.replay_position if args.resume else -1
-    if not args.resume and journal.current_game_id() is not None:
-        raise CliError(f"{state_dir} already holds a game; use --resume, or an empty --state-dir")
-    server = _serve(table, journal, args.port) if args.serve else None
-    table.start()
+    refused: list[tuple[int, str, str]] = []
 
     def acked(position: int, outcome) -> None:
+        if not outcome.ok:
+            refused.append((position, events[position].type, outcome.message))
         if args.json:
             print(json.dumps({"position": position, "type": events[position].type, "ok": outcome.ok,
                               "message": outcome.message}), flush=True)
 
+    table = server = None
     try:
+        recording = _fingerprint(events)
+        _check_folder(journal, state_dir, recording, args.resume)
+        table = Table(journal)
+        if table.notice:  # the folder's game could not be loaded: playing on would not continue it
+            raise CliError(f"{state_dir}: {table.notice}")
+        after = table.replay_position if args.resume else -1
+        with journal.transaction() as tx:
+            tx.set_meta("replay_of", recording)
+        server = _serve(table, journal, args.port) if args.serve else None
+        table.start()
         sent = replay(events, table, fast=args.fast, speed=args.speed, after=after, on_ack=acked)
         view = table.view()
+    except KeyboardInterrupt:
+        if args.state_dir:
+            print(f"companion replay: stopped; `companion replay {args.directory} --state-dir {args.state_dir} "
+                  f"--resume` goes on from here", file=sys.stderr)
+        raise
     finally:
-        table.stop()
+        if table is not None:
+            table.stop()
         journal.close()
         if server is not None:
             server.close()
@@ -92,7 +109,8 @@ def run(args) -> int:
     game = view["game"]
     result = {"done": True, "events": sent, "game": game and game["name"], "over": bool(game and game["over"]),
               "scores": game and game["scores"], "winners": game and game["winners"],
-              "steps": game and game["history_count"], "state": game and state_digest(game["state"])}
+              "steps": game and game["history_count"], "state": game and state_digest(game["state"]),
+              "refused": len(refused)}
     if reread is not None:
         result["frames"] = {key: reread[key] for key in ("frames", "rolls", "differences")}
     if args.json:
@@ -105,9 +123,43 @@ def run(args) -> int:
         print(f"replayed {sent} events: {game['title']}, {game['history_count']} steps, "
               f"{'over' if game['over'] else 'not over'}; scores {dict(zip(names, game['scores']))}; "
               f"winner: {winners}; state {result['state']}")
+    if refused and not args.json:
+        _print_refused(refused)
     if reread is not None and not args.json:
         _print_reread(reread)
     return 1 if reread is not None and reread["differences"] else 0
+
+
+def _fingerprint(events) -> str:
+    """Names the recording (as replayed, re-read frames included) in the journal it is replayed into."""
+    digest = hashlib.sha256()
+    for event in events:
+        digest.update(json.dumps(event.to_json(), sort_keys=True).encode())
+    return digest.hexdigest()[:16]
+
+
+def _check_folder(journal, state_dir: str, recording: str, resume: bool) -> None:
+    """A replay goes into an empty folder, or with --resume into the folder of the same recording's replay:
+    never into a family's games, where it would add its game to their history or play into theirs."""
+    if not journal.games(limit=1):
+        return
+    replayed = journal.meta("replay_of")
+    if not resume:
+        more = " (--resume continues it)" if replayed == recording else ""
+        raise CliError(f"{state_dir} already holds games{more}: give an empty --state-dir")
+    if replayed != recording:
+        what = "another recording's replay" if replayed else "games that are not a replay"
+        raise CliError(f"{state_dir} holds {what}: --resume continues only a replay of this same recording")
+
+
+def _print_refused(refused: list[tuple[int, str, str]]) -> None:
+    """Refused events are not always a fault (a tap refused at the table is refused again), but a replay
+    that differs from the recorded game shows here first."""
+    print(f"{len(refused)} event{'s' if len(refused) != 1 else ''} refused:")
+    for position, kind, message in refused[:5]:
+        print(f"  position {position} ({kind}): {message}")
+    if len(refused) > 5:
+        print(f"  ... and {len(refused) - 5} more (--json lists them all)")
 
 
 def _reread(args, events) -> dict:

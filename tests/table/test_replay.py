@@ -125,3 +125,78 @@ def test_record_cli_writes_a_synthetic_session(tmp_path, run_cli):
     assert code == 2 and "not an empty directory" in err
     code, _, err = run_cli("record", "--out", str(tmp_path / "many"), "--synthetic", "matterhorn", "--players", "9")
     assert code == 2 and "Matterhorn takes 2–4 players, got 9" in err
+
+
+def test_a_replay_never_plays_into_a_familys_games(tmp_path, run_cli):
+    """Not into a folder with a finished game (it would join their history), nor with --resume into their
+    game in progress or another recording's replay: only an interrupted replay of the same recording."""
+    family = tmp_path / "family"
+    table = Table(Journal(family)).start()
+    try:
+        assert table.request({"do": "start", "game": "matterhorn", "players": [{"name": "Mum"}, {"name": "Kid"}]}).ok
+    finally:
+        table.stop()
+        table.journal.close()
+    before = (family / "journal.sqlite3").read_bytes()
+    events, _ = playout("magic-mountain", 1)
+    write_events(tmp_path / "s", events)
+    code, _, err = run_cli("replay", str(tmp_path / "s"), "--fast", "--state-dir", str(family))
+    assert code == 2 and f"{family} already holds games: give an empty --state-dir" in err
+    code, _, err = run_cli("replay", str(tmp_path / "s"), "--fast", "--state-dir", str(family), "--resume")
+    assert code == 2 and "holds games that are not a replay: --resume continues only a replay of this same" in err
+    assert (family / "journal.sqlite3").read_bytes() == before
+    code, out, err = run_cli("replay", str(tmp_path / "s"), "--fast", "--state-dir", str(tmp_path / "r"), "--json")
+    assert code == 0, err
+    done = json.loads(out.splitlines()[-1])
+    code, _, err = run_cli("replay", str(tmp_path / "s"), "--fast", "--state-dir", str(tmp_path / "r"))
+    assert code == 2 and "already holds games (--resume continues it)" in err
+    code, out, _ = run_cli("replay", str(tmp_path / "s"), "--fast", "--state-dir", str(tmp_path / "r"), "--resume",
+                           "--json")
+    assert code == 0 and json.loads(out.splitlines()[-1])["state"] == done["state"]
+    other, _ = playout("magic-mountain", 2)
+    write_events(tmp_path / "other", other)
+    code, _, err = run_cli("replay", str(tmp_path / "other"), "--fast", "--state-dir", str(tmp_path / "r"), "--resume")
+    assert code == 2 and "holds another recording's replay" in err
+
+
+def test_refused_events_are_counted_and_named(tmp_path, run_cli):
+    events, _ = playout("magic-mountain", 1)
+    lines = [json.dumps(e.to_json()) for e in events]
+    start = json.loads(lines[0])
+    assert start["action"]["do"] == "start"
+    start["action"]["game"] = "chess"
+    write_events(tmp_path / "s", [])
+    (tmp_path / "s" / "events.jsonl").write_text("\n".join([json.dumps(start)] + lines[1:]) + "\n")
+    code, out, err = run_cli("replay", str(tmp_path / "s"), "--fast")
+    assert code == 0, err
+    assert "no game was started" in out
+    refused = out.splitlines()[1:]
+    assert refused[0].endswith("events refused:") and refused[1].startswith("  position 0 (player_action): ")
+    assert "chess" in refused[1]
+    code, out, _ = run_cli("replay", str(tmp_path / "s"), "--fast", "--json")
+    assert json.loads(out.splitlines()[-1])["refused"] == int(refused[0].split()[0])
+
+
+@pytest.mark.parametrize("line, problem", [
+    ("[1, 2]", "an event is a JSON object, not list"),
+    ("null", "an event is a JSON object, not NoneType"),
+    ('{"type": "ball_entered", "t": "soon", "opening": 3}', "t must be a whole number, got 'soon'"),
+    ('{"type": "ball_entered", "t": 5, "opening": true}', "opening must be a whole number, got True"),
+    ('{"type": "player_action", "t": 5, "action": "undo"}', "action must be a JSON object, got 'undo'"),
+    ('{"type": "dice_settled", "t": 5, "dice": 4}', "dice must be a list, got 4"),
+])
+def test_a_line_of_the_wrong_shape_is_named_not_a_traceback(tmp_path, run_cli, line, problem):
+    (tmp_path / "events.jsonl").write_text('{"type": "banana_squeaked", "t": 1}\n' + line + "\n")
+    code, out, err = run_cli("replay", str(tmp_path), "--fast")
+    assert code == 2 and out == "" and "events.jsonl line 2: " in err and err.strip().endswith(problem), err
+
+
+def test_replay_options_out_of_range_are_refused(tmp_path, run_cli):
+    events, _ = playout("magic-mountain", 1)
+    write_events(tmp_path / "s", events)
+    for speed in ("nan", "inf", "0"):
+        code, _, err = run_cli("replay", str(tmp_path / "s"), "--speed", speed)
+        assert code == 2 and "--speed must be a number above 0" in err
+    write_events(tmp_path / "empty", [])
+    code, _, err = run_cli("replay", str(tmp_path / "empty"))
+    assert code == 2 and "holds no events to replay" in err
