@@ -2,7 +2,8 @@
 the camera frames (the vision FrameRecorder) and events.jsonl with every event and its timestamp.
 
 `--synthetic GAME` writes a session made by the repo's own generators instead (a seeded playout turned
-into the events the camera and the sensors would report), with no hardware at all.
+into the events the camera and the sensors would report), with no hardware at all; `--frames` also draws
+the camera's frames of every roll, with their truth, to re-read with `companion replay DIR --frames`.
 """
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--synthetic", metavar="GAME", help="generate a whole game's session instead of recording")
     parser.add_argument("--seed", type=int, default=1, help="seed of --synthetic (default 1)")
     parser.add_argument("--players", type=int, default=2, help="players of --synthetic (default 2)")
+    parser.add_argument("--frames", action="store_true",
+                        help="with --synthetic: also draw the camera's frames of every roll, with the truth of "
+                             "each (for `companion replay DIR --frames`; Matterhorn and Mountain Goats)")
     parser.add_argument("--settings", help="the settings file (TOML)")
     parser.add_argument("--host", help="address of the page (default: service.host)")
     parser.add_argument("--port", type=int, help="port of the page (default: service.port)")
@@ -24,10 +28,19 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     out = Path(args.out)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise CliError(f"{out} is not an empty directory; choose a new one")
+    try:
+        if out.exists() and (not out.is_dir() or any(out.iterdir())):
+            raise CliError(f"{out} is not an empty directory; choose a new one")
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".companion-probe"
+        probe.touch()
+        probe.unlink()
+    except OSError as exc:
+        raise CliError(f"cannot record into {out}: {exc.strerror or exc}") from None
     if args.synthetic:
         return _synthetic(args, out)
+    if args.frames:
+        raise CliError("--frames goes with --synthetic: a live recording keeps the camera's own frames")
     from ..table.recording import EventRecorder
     from ..web import cli_serve
 
@@ -49,6 +62,18 @@ def _synthetic(args, out: Path) -> int:
         events = generate(args.synthetic, args.seed, args.players)
     except GameError as exc:
         raise CliError(str(exc)) from None
-    write_events(out, events)
-    print(f"wrote {len(events)} events of a {args.synthetic} game to {out / 'events.jsonl'}")
+    if not args.frames:
+        write_events(out, events)
+        print(f"wrote {len(events)} events of a {args.synthetic} game to {out / 'events.jsonl'}")
+        return 0
+    from ..events import DiceSettled
+    from .session_frames import film_session, record_frames
+
+    if not any(isinstance(e, DiceSettled) and e.dice for e in events):
+        raise CliError(f"--frames draws rolls of pip dice, which {args.synthetic} has none of: use matterhorn or "
+                       "mountain-goats")
+    placed, frames = film_session(events, seed=args.seed)
+    write_events(out, placed)
+    count = record_frames(out, frames)
+    print(f"wrote {len(placed)} events of a {args.synthetic} game and {count} camera frames to {out}")
     return 0

@@ -36,7 +36,8 @@ def add_arguments(parser) -> None:
     frames.add_argument("--frames", action="store_true",
                         help="re-read the recorded frames through the vision pipeline instead of the recorded rolls")
     frames.add_argument("--reader", help="dice reader for --frames: pips, fruit, matcho, or truth (a synthetic "
-                                         "recording's truth.jsonl); default: the recording's camera.json, else pips")
+                                         "recording's truth.jsonl, from `record --synthetic GAME --frames`); default: "
+                                         "the recording's camera.json, else pips")
     frames.add_argument("--tray", help="tray for --frames: auto or x0,y0,x1,y1 (default: as recorded)")
     frames.add_argument("--zones", help="dice zones for --frames, NAME:KIND:x0,y0,x1,y1;... (default: as recorded)")
     frames.add_argument("--settle-ms", type=int, help="settle time for --frames (default: as recorded, else 300)")
@@ -176,7 +177,8 @@ def _reread(args, events) -> dict:
         setup = dataclasses.replace(setup, **{k: v for k, v in overrides.items() if v is not None})
         if setup.settle_ms < 0:
             raise RereadError(f"--settle-ms must not be negative, got {setup.settle_ms}")
-        camera_events, frames = reread_frames(args.directory, setup)
+        camera_events, frames = reread_frames(
+            args.directory, setup, on_cut_short=lambda why: print(f"companion replay: {why}", file=sys.stderr))
     except RereadError as exc:
         raise CliError(str(exc)) from None
     differences = roll_differences(events, camera_events) + zone_differences(events, camera_events)

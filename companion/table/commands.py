@@ -14,6 +14,8 @@ Every command is validated here, before it reaches the owner thread's logic, wit
 """
 from __future__ import annotations
 
+import unicodedata
+
 from typing import Any, Mapping
 
 
@@ -80,6 +82,8 @@ def _check_players(players: list[Any]) -> None:
             raise BadCommand(f"a player has a name and a colour only, got {sorted(player)}")
         if len(player["name"].strip()) == 0 or len(player["name"]) > 24:
             raise BadCommand("each player's name has 1–24 letters")
+        if any(unicodedata.category(c) in ("Cc", "Cs") for c in player["name"]):
+            raise BadCommand(f"a player's name cannot hold control characters, got {player['name']!r}")
         colour = player.get("colour", "")
         if not isinstance(colour, str) or len(colour) > 24:
             raise BadCommand(f"a colour is a short word, got {colour!r}")

@@ -15,7 +15,7 @@ import hashlib
 import heapq
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -54,9 +54,17 @@ def read_camera_setup(directory: str | Path) -> CameraSetup:
         return CameraSetup()
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return CameraSetup(**{f.name: data[f.name] for f in dataclasses.fields(CameraSetup) if f.name in data})
-    except (json.JSONDecodeError, TypeError) as exc:
+        values = {f.name: data[f.name] for f in dataclasses.fields(CameraSetup) if f.name in data}
+    except (json.JSONDecodeError, TypeError, UnicodeDecodeError) as exc:
         raise RereadError(f"{path} is not a camera setup: {exc}") from None
+    except OSError as exc:
+        raise RereadError(f"cannot read {path}: {exc.strerror}") from None
+    for field in dataclasses.fields(CameraSetup):
+        kind = type(field.default)
+        if field.name in values and (not isinstance(values[field.name], kind) or isinstance(values[field.name], bool)):
+            raise RereadError(f"{path}: {field.name} must be {'a whole number' if kind is int else 'text'}, "
+                              f"got {values[field.name]!r}")
+    return CameraSetup(**values)
 
 
 def _image_key(image: np.ndarray) -> bytes:
@@ -73,10 +81,21 @@ class RecordedTruthReader:
 
         path = Path(directory) / TRUTH_FILE
         try:
-            lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+            lines = path.read_text(encoding="utf-8").splitlines()
         except FileNotFoundError:
             raise RereadError(f"--reader truth needs {path}, which only synthetic recordings have") from None
-        truth = {int(line["index"]): tuple(DieReading.from_json(d) for d in line["dice"]) for line in lines}
+        except (OSError, UnicodeDecodeError) as exc:
+            raise RereadError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+        truth: dict[int, tuple[DieReading, ...]] = {}
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                entry = json.loads(line)
+                truth[int(entry["index"])] = tuple(DieReading.from_json(d) for d in entry["dice"])
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+                raise RereadError(f"{path} line {number} is not a frame's truth like {{\"index\": 0, \"dice\": "
+                                  f"[...]}}: {type(exc).__name__}: {exc}") from None
         self._dice: dict[bytes, tuple[DieReading, ...]] = {}
         for index, frame in enumerate(RecordingSource(directory)):
             self._dice[_image_key(frame.image)] = truth.get(index, ())
@@ -97,10 +116,12 @@ def make_reader(kind: str, directory: str | Path):
         raise RereadError(str(exc)) from None
 
 
-def reread_frames(directory: str | Path, setup: CameraSetup, reader=None) -> tuple[list[Event], int]:
-    """The camera events the recording's frames give through the vision pipeline, and the frame count."""
+def reread_frames(directory: str | Path, setup: CameraSetup, reader=None,
+                  on_cut_short: Callable[[str], None] | None = None) -> tuple[list[Event], int]:
+    """The camera events the recording's frames give through the vision pipeline, and the frame count.
+    Frames the index lists but the video lacks are told to `on_cut_short`; none at all is a RereadError."""
     from ..vision.live import DicePipeline
-    from ..vision.recording import RecordingSource
+    from ..vision.recording import FRAMES_FOLDER, FRAMES_INDEX, FRAMES_VIDEO, RecordingSource
     from ..vision.sources import SourceError
     from ..vision.tray import is_auto, parse_tray
 
@@ -118,6 +139,13 @@ def reread_frames(directory: str | Path, setup: CameraSetup, reader=None) -> tup
     events: list[Event] = []
     pipeline.on_event = events.append
     frames = pipeline.run()
+    if frames < len(source):
+        where = source.directory / (FRAMES_VIDEO if source.fmt == "ffv1" else FRAMES_FOLDER)
+        damage = f"{where} holds {frames} of the {len(source)} frames {FRAMES_INDEX} lists"
+        if frames == 0:
+            raise RereadError(f"{damage}: it is damaged or empty")
+        if on_cut_short is not None:
+            on_cut_short(f"{damage} (cut short or damaged): the rolls after frame {frames} are not re-read")
     return [e for e in events if isinstance(e, CAMERA_EVENTS)], frames
 
 

@@ -142,6 +142,8 @@ def read_frame_index(directory: Path) -> list[int]:
             raise SourceError(f"{path} line {number} is not a frame entry like {{\"index\": 0, \"t\": 123}}") from None
         if index != len(times):
             raise SourceError(f"{path} line {number}: expected frame index {len(times)}, found {index}")
+        if times and t < times[-1]:
+            raise SourceError(f"{path} line {number}: frame {index}'s time goes back before frame {index - 1}'s")
         times.append(t)
     return times
 

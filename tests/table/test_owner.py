@@ -74,6 +74,10 @@ def test_malformed_commands_are_refused_with_a_message(table):
     assert "unknown game" in table.request({**START, "game": "chess"}).message
     twice = table.request({**START, "players": [{"name": "Ada 🐐"}, {"name": "Ben"}, {"name": "Ada 🐐"}]})
     assert twice.message == "player names must differ; given more than once: Ada 🐐"
+    for name in ("Ada\x00", "Ben\ud800", "Cy\n"):  # a lone surrogate cannot even be printed or stored as UTF-8
+        refused = table.request({**START, "players": [{"name": name}, {"name": "Dee"}]})
+        assert refused.message.startswith("a player's name cannot hold control characters"), name
+    assert table.request({**START, "players": [{"name": "Ada 👩\u200d👧"}, {"name": "Ben"}]}).ok, "emoji joiners stay"
 
 
 def test_undo_and_correcting_a_misread_die(table):

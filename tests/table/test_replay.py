@@ -125,6 +125,9 @@ def test_record_cli_writes_a_synthetic_session(tmp_path, run_cli):
     assert code == 2 and "not an empty directory" in err
     code, _, err = run_cli("record", "--out", str(tmp_path / "many"), "--synthetic", "matterhorn", "--players", "9")
     assert code == 2 and "Matterhorn takes 2–4 players, got 9" in err
+    (tmp_path / "a-file").write_text("")
+    code, _, err = run_cli("record", "--out", str(tmp_path / "a-file" / "sub"), "--synthetic", "matterhorn")
+    assert code == 2 and f"cannot record into {tmp_path / 'a-file' / 'sub'}: Not a directory" in err, err
 
 
 def test_a_replay_never_plays_into_a_familys_games(tmp_path, run_cli):

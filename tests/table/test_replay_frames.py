@@ -129,3 +129,60 @@ def test_recording_keeps_the_camera_setup_the_replay_reads_with(session, tmp_pat
         assert read_camera_setup(out).tray == "0,0,320,180"
     finally:
         feed.stop()
+
+
+def copy_session(directory, to):
+    to.mkdir()
+    for path in directory.iterdir():
+        if path.is_file():
+            (to / path.name).write_bytes(path.read_bytes())
+    (to / "frames").mkdir()
+    for image in sorted((directory / "frames").iterdir()):
+        (to / "frames" / image.name).write_bytes(image.read_bytes())
+    return to
+
+
+def test_frames_missing_from_the_recording_are_told_apart_from_misreadings(run_cli, session, tmp_path):
+    """A recording whose frames are cut short (a full card) is said to be so, not left to look like a reader
+    that disagrees; one with no frames at all is refused."""
+    directory, _ = session
+    short = copy_session(directory, tmp_path / "short")
+    for image in sorted((short / "frames").iterdir())[10:]:
+        image.unlink()
+    code, out, err = run_cli("replay", str(short), "--fast", "--frames", "--reader", "truth")
+    assert f"{short / 'frames'} holds 10 of the {4 * ROLLS} frames frames.jsonl lists (cut short or damaged)" in err
+    assert code == 1 and "re-read 10 frames" in out
+    for image in (short / "frames").iterdir():
+        image.unlink()
+    code, _, err = run_cli("replay", str(short), "--fast", "--frames", "--reader", "truth")
+    assert code == 2 and f"holds 0 of the {4 * ROLLS} frames frames.jsonl lists: it is damaged or empty" in err
+
+
+@pytest.mark.parametrize("file, text, problem", [
+    (TRUTH_FILE, '{"index": 0, "dice": []}\n{"index": 1}\n', "truth.jsonl line 2 is not a frame's truth"),
+    (TRUTH_FILE, "garbage\n", "truth.jsonl line 1 is not a frame's truth"),
+    ("camera.json", '{"settle_ms": "fast"}', "camera.json: settle_ms must be a whole number, got 'fast'"),
+    ("camera.json", '{"tray": 5}', "camera.json: tray must be text, got 5"),
+    ("frames.jsonl", '{"index": 0, "t": 10}\n{"index": 1, "t": 5}\n', "frame 1's time goes back before frame 0's"),
+])
+def test_a_damaged_file_of_the_recording_is_named(run_cli, session, tmp_path, file, text, problem):
+    directory, _ = session
+    damaged = copy_session(directory, tmp_path / "damaged")
+    (damaged / file).write_text(text)
+    code, out, err = run_cli("replay", str(damaged), "--fast", "--frames", "--reader", "truth")
+    assert code == 2 and out == "" and problem in err and "Traceback" not in err, err
+
+
+def test_a_synthetic_recording_with_frames_is_made_by_one_command(run_cli, tmp_path):
+    """What a contributor without a camera starts from: `record --synthetic GAME --frames`, re-read."""
+    out = tmp_path / "s"
+    code, text, err = run_cli("record", "--out", str(out), "--synthetic", "matterhorn", "--seed", "3", "--frames")
+    assert code == 0, err
+    frames = int(text.split(" and ")[1].split()[0])
+    code, text, err = run_cli("replay", str(out), "--fast", "--json", "--frames", "--reader", "truth")
+    assert code == 0, err
+    result = result_of(text)
+    assert result["over"] and result["refused"] == 0
+    assert result["frames"]["frames"] == frames and result["frames"]["differences"] == []
+    code, _, err = run_cli("record", "--out", str(tmp_path / "b"), "--synthetic", "banana-matcho", "--frames")
+    assert code == 2 and "use matterhorn or mountain-goats" in err
