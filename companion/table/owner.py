@@ -79,6 +79,9 @@ class Table:
         self.replay_position = int(journal.meta("replay_position") or -1)
         self._view: dict[str, Any] = {}
         self._recover()
+        if self.tap is not None and self.game is not None:
+            for event in game_so_far(self.game, time.monotonic_ns()):
+                self._record(event)
         self._publish()
 
     # -- life cycle -----------------------------------------------------------------------------
@@ -434,6 +437,19 @@ class Table:
             listeners = list(self._listeners)
         for listener in listeners:
             listener(self._view)
+
+
+def game_so_far(game: Game, t: int) -> list[PlayerAction]:
+    """The game in progress as the taps that play it again, for a recording started in its middle (the
+    service restarted, or `companion record` run mid-game): without them its replay has no game to play.
+    Rolls go in as typed dice, so a correction recorded next finds its roll."""
+    setup = {"do": "start", "game": game.name, "players": game.setup["players"],
+             "variants": game.setup.get("variants") or {}}
+    taps = [setup]
+    for step in game.history:
+        reading = step.get("reading")
+        taps.append({"do": "dice", "values": reading["values"]} if reading else {"do": "play", "action": step["action"]})
+    return [PlayerAction(t=t, action=tap, source="recording") for tap in taps]
 
 
 def _last_reading(history: list[dict[str, Any]]) -> dict[str, Any] | None:

@@ -203,3 +203,32 @@ def test_replay_options_out_of_range_are_refused(tmp_path, run_cli):
     write_events(tmp_path / "empty", [])
     code, _, err = run_cli("replay", str(tmp_path / "empty"))
     assert code == 2 and "holds no events to replay" in err
+
+
+def test_a_recording_started_in_the_middle_of_a_game_replays_it(tmp_path):
+    """The Pi restarted mid-game, or `companion record` was started after the first moves: the recording
+    opens with the game so far, so its replay plays the same game (and a correction of the last roll read
+    before the recording began still finds its roll)."""
+    events, _ = playout("mountain-goats", 1)
+    live = tmp_path / "live"
+    table = Table(Journal(live)).start()
+    try:
+        for event in events[:12]:
+            assert table.submit(event).result(10).ok
+        assert table.request({"do": "undo"}).ok
+    finally:
+        table.stop()
+        table.journal.close()
+    recorder = EventRecorder(tmp_path / "rec")
+    table = Table(Journal(live), tap=recorder).start()
+    try:
+        assert table.request({"do": "correct", "index": 0, "value": 1}).ok
+        for event in events[12:20]:
+            table.submit(event).result(10)
+        expected = table.view()["game"]["state"]
+    finally:
+        table.stop()
+        table.journal.close()
+        recorder.close()
+    view, rejected = replay_into(tmp_path, "replayed", read_events(tmp_path / "rec"))
+    assert view["game"]["state"] == expected
