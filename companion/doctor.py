@@ -267,6 +267,11 @@ def check_disk(machine: Machine, state_dir: Path) -> Check:
         return Check("disk", FAIL, text, "free some space: games stop being saved when the card is full")
     if free < LOW_FREE_BYTES:
         return Check("disk", WARN, text, "space is getting low; recordings take the most (companion record)")
+    if state_dir.exists() and not machine.can_read_write(str(state_dir)):
+        return Check("disk", WARN, f"{text}, but you may not use that folder, so the dice taught and the tray set "
+                                   "on the page are not checked",
+                     "the service's folder is open to the group companion: log out and in again after "
+                     "systemd/install.sh (which added you to it), or `sudo usermod -aG companion $USER`")
     return Check("disk", OK, text)
 
 

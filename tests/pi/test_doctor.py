@@ -104,6 +104,13 @@ def test_hub_missing_and_found(tmp_path):
     assert found["gpio"].status == OK  # the hub replaces the GPIO pins
 
 
+def test_a_games_folder_this_user_may_not_use_is_named_with_the_fix(tmp_path):
+    (tmp_path / "state").mkdir()
+    check = by_name(run_checks(fake_machine(tmp_path, rw=False), settings_file(tmp_path)))["disk"]
+    assert check.status == WARN and "but you may not use that folder" in check.message
+    assert "log out and in again" in check.fix
+
+
 def test_low_disk_and_stopped_service(tmp_path):
     machine = fake_machine(tmp_path, free=100 * 2**20, service="LoadState=loaded\nActiveState=failed")
     checks = by_name(run_checks(machine, settings_file(tmp_path)))
