@@ -9,6 +9,7 @@ device out. Wrong guesses are rate-limited per address.
 from __future__ import annotations
 
 import hashlib
+import html
 import hmac
 import ipaddress
 import json
@@ -89,11 +90,21 @@ class JoinCodes:
     def _sign(self, device: str) -> str:
         return hmac.new(self._key, f"{device}:{self.code}".encode(), hashlib.sha256).hexdigest()[:32]
 
+    def join_url(self, url: str) -> str:
+        """The page's address `url` with the code in it: opening it joins the device (GET /join)."""
+        return f"{url.rstrip('/')}/join?code={self.code}"
+
     def qr_svg(self, url: str) -> str:
-        """The join address with the code in it, as an SVG QR code for another phone to scan."""
+        """The join address with the code in it, as an SVG QR code for another phone to scan.
+
+        A whole SVG file (namespace, XML declaration): the page shows it with <img>, which draws no inline SVG."""
+        import io
+
         import segno
 
-        return segno.make(f"{url.rstrip('/')}/join?code={self.code}", error="m").svg_inline(scale=6, border=2)
+        out = io.BytesIO()
+        segno.make(self.join_url(url), error="m").save(out, kind="svg", scale=6, border=2)
+        return out.getvalue().decode()
 
 
 def is_own_screen(remote_addr: str | None) -> bool:
@@ -107,7 +118,7 @@ def install(app, codes: JoinCodes | None) -> None:
     """Guard every state-changing request of a Flask app; add /api/join and /api/join/qr.
 
     `codes` None (the setting security.join_code off) lets every device on the network act."""
-    from flask import jsonify, make_response, request
+    from flask import jsonify, make_response, redirect, request
 
     def joined() -> bool:
         return codes is None or is_own_screen(request.remote_addr) or codes.valid_token(request.cookies.get(COOKIE))
@@ -121,6 +132,19 @@ def install(app, codes: JoinCodes | None) -> None:
                            join=True), 403
         return None
 
+    def try_code(entered) -> tuple[str, int] | None:
+        """None when `entered` is the code; else what is wrong and the status to answer with."""
+        address = request.remote_addr or "?"
+        if codes.too_many_wrong(address):
+            return "Too many wrong codes: wait a minute, then try again.", 429
+        if not codes.check(str(entered), address):
+            return "That is not the join code. It is shown on the companion's screen and in its log.", 403
+        return None
+
+    def remember(response):
+        response.set_cookie(COOKIE, codes.issue_token(), max_age=365 * 24 * 3600, httponly=True, samesite="Strict")
+        return response
+
     @app.post("/api/join")
     def join():
         if codes is None:
@@ -129,14 +153,22 @@ def install(app, codes: JoinCodes | None) -> None:
         entered = payload.get("code") if isinstance(payload, dict) else None
         if not isinstance(entered, (str, int)):
             return jsonify(error="Send the join code as {\"code\": \"123456\"}."), 400
-        address = request.remote_addr or "?"
-        if codes.too_many_wrong(address):
-            return jsonify(error="Too many wrong codes: wait a minute, then try again."), 429
-        if not codes.check(str(entered), address):
-            return jsonify(error="That is not the join code. It is shown on the companion's screen and in its log."), 403
-        response = make_response(jsonify(joined=True))
-        response.set_cookie(COOKIE, codes.issue_token(), max_age=365 * 24 * 3600, httponly=True, samesite="Strict")
-        return response
+        wrong = try_code(entered)
+        if wrong:
+            return jsonify(error=wrong[0]), wrong[1]
+        return remember(make_response(jsonify(joined=True)))
+
+    @app.get("/join")
+    def join_by_link():
+        """Where the QR code leads: the code in the address joins this device, then the page opens."""
+        if codes is None or joined():
+            return redirect("/", 303)
+        wrong = try_code(request.args.get("code", ""))
+        if wrong:
+            page = (f"<!doctype html><meta name=viewport content='width=device-width'><title>Join the table</title>"
+                    f"<p>{html.escape(wrong[0])}</p><p><a href='/'>Open the companion's page</a></p>")
+            return app.response_class(page, status=wrong[1], mimetype="text/html")
+        return remember(redirect("/", 303))
 
     @app.get("/api/join")
     def join_status():

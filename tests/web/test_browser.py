@@ -404,3 +404,21 @@ def test_a_page_opened_while_the_companion_cannot_answer_loads_the_games_once_it
         assert errors == [], "a request that cannot be answered is no error on the page"
     finally:
         page.close()
+
+
+def test_the_tables_own_screen_shows_the_join_code_and_its_qr_code(browser, served, tmp_path):
+    from companion.web.joincode import JoinCodes, install
+
+    base, app = served()
+    codes = JoinCodes(tmp_path / "join")
+    install(app, codes)
+    page, errors = open_page(browser, base, "phone")
+    try:
+        page.wait_for_selector("#share-join:not([hidden])")
+        assert page.locator("#join-code").inner_text() == codes.code
+        page.wait_for_function("document.getElementById('join-qr').complete")
+        drawn = page.evaluate("document.getElementById('join-qr').naturalWidth")
+        assert drawn >= 100, "the QR code image is drawn, not a broken image"
+        assert errors == []
+    finally:
+        page.close()

@@ -45,3 +45,39 @@ def test_the_page_never_offers_a_loopback_address_to_other_phones(service, tmp_p
     app.config["PAGE_URLS"] = ["http://companion.local/", "http://192.168.1.40/"]
     assert client.get("/api/addresses").get_json()["urls"] == ["http://companion.local/", "http://192.168.1.40/"]
     app.extensions["companion"]["stop"]()
+
+
+def test_the_join_qr_code_is_a_standalone_svg_image_holding_the_join_address(service, tmp_path):
+    """The page shows it with <img src>, which draws an SVG only when it names its namespace."""
+    import xml.etree.ElementTree as ET
+
+    app, client, codes = make_client(service, tmp_path)
+    assert client.get("/api/join/qr", environ_base=PHONE).status_code == 403
+    qr = client.get("/api/join/qr", base_url="http://192.168.1.40:8080")
+    assert qr.status_code == 200 and qr.mimetype == "image/svg+xml"
+    root = ET.fromstring(qr.get_data())
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert float(root.get("width")) >= 100 and float(root.get("height")) >= 100
+    app.extensions["companion"]["stop"]()
+
+
+def test_the_address_in_the_qr_code_joins_the_phone_that_opens_it(service, tmp_path):
+    import re
+
+    app, client, codes = make_client(service, tmp_path)
+    link = codes.join_url("http://192.168.1.40:8080/")
+    assert link == f"http://192.168.1.40:8080/join?code={codes.code}"
+    wrong = "000000" if codes.code != "000000" else "111111"
+    refused = client.get(f"/join?code={wrong}", environ_base=PHONE)
+    assert refused.status_code == 403 and "not the join code" in refused.get_data(as_text=True)
+    assert client.post("/api/command", json=START, environ_base=PHONE).status_code == 403
+    opened = client.get(link.removeprefix("http://192.168.1.40:8080"), environ_base=PHONE)
+    assert opened.status_code == 303 and opened.headers["Location"].endswith("/")
+    assert re.search(r"SameSite=Strict", opened.headers["Set-Cookie"])
+    assert client.post("/api/command", json=START, environ_base=PHONE).status_code == 200
+    guesser = app.test_client()
+    for _ in range(10):
+        guesser.get(f"/join?code={wrong}", environ_base={"REMOTE_ADDR": "192.168.1.21"})
+    too_many = guesser.get(f"/join?code={codes.code}", environ_base={"REMOTE_ADDR": "192.168.1.21"})
+    assert too_many.status_code == 429 and "wait a minute" in too_many.get_data(as_text=True)
+    app.extensions["companion"]["stop"]()
