@@ -87,3 +87,13 @@ def _check_players(players: list[Any]) -> None:
         colour = player.get("colour", "")
         if not isinstance(colour, str) or len(colour) > 24:
             raise BadCommand(f"a colour is a short word, got {colour!r}")
+    # Players are told apart by their colour on the board: two with the same colour could not be.
+    holder: dict[str, str] = {}
+    for player in players:
+        colour = player.get("colour", "").strip().lower()
+        if not colour:
+            continue
+        if colour in holder:
+            raise BadCommand(f"{holder[colour]} and {player['name'].strip()} both chose {colour}: "
+                             "each player needs a colour of their own")
+        holder[colour] = player["name"].strip()

@@ -68,7 +68,7 @@ def matterhorn(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
             if (line, i + 1) in where:
                 body.append(circle(x, y, r, player_colour(players, where[(line, i + 1)]), "#222", 3))
             elif mark == "A":
-                body.append(circle(x, y, r, "#fff7cc", "#c9a100", 3) + text(x, y + 6, "★", 18, fill="#c9a100"))
+                body.append(circle(x, y, r, "#fff7cc", "#c9a100", 3) + text(x, y + 6, "★", 18, fill="#8a6d00"))
             elif mark == "o":
                 body.append(circle(x, y, r, "#6b6b6b", "#333", 2) + text(x, y + 6, "✕", 18, fill="#fff"))
             else:

@@ -23,12 +23,28 @@
     return node;
   }
 
+  // A message stays until it is read: the next tap anywhere (or its ✕, or Escape) puts it away, no timer.
   function toast(message) {
-    const t = $("toast");
-    t.textContent = message;
-    t.hidden = false;
-    clearTimeout(toast.timer);
-    toast.timer = setTimeout(() => { t.hidden = true; }, 6000);
+    $("toast-text").textContent = message;
+    $("toast").hidden = false;
+  }
+
+  function hideToast() { $("toast").hidden = true; }
+
+  // Text that only changes when it changed, so a live region is not read out again on every redraw.
+  function setText(node, text) {
+    if (node.textContent !== text) node.textContent = text;
+  }
+
+  // Every redraw replaces the buttons it draws; the one that had the keyboard's (or a screen reader's)
+  // focus gets it back by its data-key, when there is still one like it.
+  function keepFocus(draw) {
+    const had = document.activeElement;
+    const key = had && had !== document.body && had.dataset ? had.dataset.key : undefined;
+    draw();
+    if (key === undefined || had.isConnected) return;
+    const again = document.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    if (again && again.getClientRects().length) again.focus({ preventScroll: true });
   }
 
   async function send(command) {
@@ -43,7 +59,7 @@
         toast(body.message || body.error || "That did not work.");
         return null;
       }
-      $("toast").hidden = true;  // a message about an earlier request is over now
+      hideToast();  // a message about an earlier request is over now
       if (body.state) render(body.state);
       return body;
     } catch (err) {
@@ -68,16 +84,23 @@
   function connect() {
     const source = new EventSource("/events");
     source.addEventListener("state", (e) => {
-      $("link").textContent = "live";
+      setText($("link"), "live");
       $("link").className = "link on";
       render(JSON.parse(e.data));
     });
-    source.onerror = () => { $("link").textContent = "reconnecting…"; $("link").className = "link off"; };
+    source.onerror = () => {
+      setText($("link"), "reconnecting…");
+      $("link").className = "link off";
+    };
   }
 
   // -- drawing the view ------------------------------------------------------------------------------
   function render(next) {
     if (view && next.run === view.run && next.version < view.version) return;  // an older view of this run
+    keepFocus(() => draw(next));
+  }
+
+  function draw(next) {
     view = next;
     window.companionView = next;
     const game = next.game;
@@ -86,10 +109,10 @@
     $("start").hidden = !starting;
     $("live").hidden = starting;
     $("back-to-game").hidden = !game;
-    $("title").textContent = game ? game.title : "The companion";
+    setText($("title"), game ? game.title : "The companion");
     if (starting) { renderStart(); return; }
-    $("turn").textContent = game.turn;
-    $("prompt").textContent = next.notice ? `${game.prompt}  (${next.notice})` : game.prompt;
+    setText($("turn"), game.turn);
+    setText($("prompt"), next.notice ? `${game.prompt}  (${next.notice})` : game.prompt);
     $("board").innerHTML = game.board || "";
     renderQuestion(next.question, game);
     renderReading(game);
@@ -117,7 +140,7 @@
     }
     if (sensors.length === 1) box.append(el("p", { class: "warn" }, `Sensor: ${sensors[0]}`));
     if (sensors.length > 1) {
-      box.append(el("details", { class: "warn" }, el("summary", {}, `${sensors.length} sensors are not working — tap what happens instead`),
+      box.append(el("details", { class: "warn" }, el("summary", { "data-key": "sensors" }, `${sensors.length} sensors are not working — tap what happens instead`),
         ...sensors.map((m) => el("div", {}, m))));
     }
   }
@@ -129,7 +152,8 @@
     if (!question) return;
     box.append(el("p", {}, question.text));
     for (const option of question.options || []) {
-      box.append(el("button", { class: "big", onclick: () => send({ do: "choose", option: option.option }) }, option.label));
+      box.append(el("button", { class: "big", "data-key": "option:" + option.option,
+        onclick: () => send({ do: "choose", option: option.option }) }, option.label));
     }
   }
 
@@ -142,14 +166,14 @@
     reading.values.forEach((value, i) => {
       const unsure = (reading.unsure || []).includes(i);
       dice.append(el("button", { class: "die" + (unsure ? " unsure" : "") + (fixIndex === i ? " picked" : ""),
-        "aria-label": `die ${i + 1}: ${value}`, onclick: () => { fixIndex = fixIndex === i ? null : i; render(view); } }, value));
+        "aria-label": `die ${i + 1}: ${value}`, "aria-pressed": String(fixIndex === i), "data-key": "reading:" + i, onclick: () => { fixIndex = fixIndex === i ? null : i; render(view); } }, value));
     });
     const faces = facesOf(game, reading.values);
     const fix = $("fix");
     fix.replaceChildren();
     fix.hidden = fixIndex === null;
     for (const face of faces) {
-      fix.append(el("button", { class: "die face", onclick: async () => {
+      fix.append(el("button", { class: "die face", "data-key": "fix:" + face, onclick: async () => {
         const index = fixIndex; fixIndex = null;
         await send({ do: "correct", index: index, value: face });
       } }, face));
@@ -193,7 +217,7 @@
     for (let i = 0; i < (open ? chanceValues.length : count); i++) {
       const v = chanceValues[i];
       if (v !== undefined && v !== null) {
-        chosen.append(el("button", { class: "die", title: "tap to change", onclick: () => {
+        chosen.append(el("button", { class: "die", title: "tap to change", "data-key": "chosen:" + i, onclick: () => {
           if (duel) chanceValues[i] = null; else chanceValues.splice(i, 1);
           render(view);
         } }, v));
@@ -204,7 +228,7 @@
     const faces = $("chance-faces");
     faces.replaceChildren();
     for (const face of request.faces) {
-      faces.append(el("button", { class: "die face", onclick: async () => {
+      faces.append(el("button", { class: "die face", "data-key": "face:" + face, onclick: async () => {
         if (count === 1) { await send({ do: "dice", values: [face] }); chanceValues = []; return; }
         if (duel) {
           const matcho = MATCHO_FACES.includes(face);
@@ -248,7 +272,8 @@
     if (grid) box.append(el("p", { class: "moves-head" }, grid.head));
     box.classList.toggle("grid", Boolean(grid));
     shown.forEach((entry, i) => {
-      const attrs = { class: "move" + (entry.best ? " best" : ""), onclick: () => send({ do: "play", action: entry.move.action }) };
+      const attrs = { class: "move" + (entry.best ? " best" : ""), "data-key": "move:" + entry.move.text,
+        onclick: () => send({ do: "play", action: entry.move.action }) };
       if (entry.note && entry.note.chance !== undefined) attrs["data-chance"] = entry.note.chance;
       if (entry.note && entry.note.kind) attrs["data-odds"] = entry.note.kind;
       const button = el("button", attrs);
@@ -258,7 +283,7 @@
       box.append(button);
     });
     if (folded) {
-      box.append(el("button", { class: "small more", onclick: () => { renderMoves.all = true; render(view); } },
+      box.append(el("button", { class: "small more", "data-key": "more-moves", onclick: () => { renderMoves.all = true; render(view); } },
         `Show all ${entries.length} moves`));
     }
   }
@@ -276,13 +301,18 @@
   }
 
   // The tip beside the decision: a title, short lines, and for some games a small table.
+  // #tip is a live region: it is drawn again only when the tip changed, else it would be read out on every
+  // redraw (and an opened table in it would fold again).
   function renderTip(tip) {
     const box = $("tip");
-    box.replaceChildren();
     box.hidden = !tip;
-    if (!tip) return;
-    if (tip.after) $("moves").after(box);  // a tip for the table to read, not one this tap needs
-    else $("chance").before(box);
+    const drawn = tip ? JSON.stringify(tip) : null;
+    if (!tip) { box.replaceChildren(); renderTip.drawn = null; return; }
+    if (tip.after) { if (box.previousElementSibling !== $("moves")) $("moves").after(box); }  // for the table to read
+    else if (box.nextElementSibling !== $("chance")) $("chance").before(box);
+    if (drawn === renderTip.drawn) return;
+    renderTip.drawn = drawn;
+    box.replaceChildren();
     box.append(el("h3", {}, tip.title));
     for (const line of tip.lines || []) {
       const attrs = { class: "tip-line " + (line.level || "") };
@@ -290,7 +320,7 @@
       if (line.kind) attrs["data-odds"] = line.kind;
       box.append(el("p", attrs, line.text));
     }
-    if (tip.table && tip.table.folded) box.append(el("details", { class: "tip-more" }, el("summary", {}, tip.table.folded), tipTable(tip.table)));
+    if (tip.table && tip.table.folded) box.append(el("details", { class: "tip-more" }, el("summary", { "data-key": "tip-more" }, tip.table.folded), tipTable(tip.table)));
     else if (tip.table) box.append(tipTable(tip.table));
   }
 
@@ -305,21 +335,31 @@
       if (c.under) node.append(el("small", {}, c.under));
       return node;
     };
-    return el("table", { class: "tip-table" },
-      el("thead", {}, el("tr", {}, ...table.head.map((c, i) => cell("th", c, i)))),
-      el("tbody", {}, ...table.rows.map((row) => el("tr", {}, ...row.map((c, i) => cell("td", c, i))))));
+    const head = (c, i) => { const th = cell("th", c, i); th.setAttribute("scope", "col"); return th; };
+    return el("div", { class: "table-scroll" }, el("table", { class: "tip-table" },  // scrolls sideways on a narrow phone
+      el("thead", {}, el("tr", {}, ...table.head.map(head))),
+      el("tbody", {}, ...table.rows.map((row) => el("tr", {}, ...row.map((c, i) => cell("td", c, i)))))));
   }
 
+  // Each player with their colour in words too (not everyone tells red from green), the one whose turn it is
+  // marked for a screen reader, the winner said in words (the 🏆 is decoration: a Pi may lack emoji fonts).
   function renderScores(game) {
     const table = $("scores");
-    table.replaceChildren();
+    const body = el("tbody", {});
     game.players.forEach((p, i) => {
-      const row = el("tr", { class: i === game.current_player ? "current" : "" },
-        el("td", {}, el("span", { class: "dot", style: `background:${p.colour || COLOURS[i % COLOURS.length]}` }), p.name),
-        el("td", { class: "num" }, game.scores[i] ?? ""));
-      if ((game.winners || []).includes(i)) row.classList.add("winner");
-      table.append(row);
+      const colour = p.colour || COLOURS[i % COLOURS.length];
+      const who = el("th", { scope: "row" }, el("span", { class: "dot", style: `background:${colour}` }), p.name,
+        el("small", { class: "colour-name" }, ` (${colour})`));
+      const row = el("tr", {}, who, el("td", { class: "num" }, game.scores[i] ?? ""));
+      if (i === game.current_player) { row.classList.add("current"); row.setAttribute("aria-current", "true"); }
+      if ((game.winners || []).includes(i)) {
+        row.classList.add("winner");
+        who.append(" ", el("span", { "aria-hidden": "true" }, "🏆"), el("strong", {}, " (winner)"));
+      }
+      body.append(row);
     });
+    table.replaceChildren(el("thead", { class: "sr-only" }, el("tr", {}, el("th", { scope: "col" }, "Player"),
+      el("th", { scope: "col" }, "Score"))), body);
   }
 
   function renderOdds(odds) {
@@ -356,7 +396,8 @@
     box.hidden = !game.over;
     if (!game.over) return;
     const names = (game.winners || []).map((i) => game.players[i].name);
-    box.replaceChildren(el("h2", {}, names.length ? `🎉 ${names.join(" and ")} won!` : "The game is over"),
+    const said = names.length ? [el("span", { "aria-hidden": "true" }, "🎉 "), `${names.join(" and ")} won!`] : ["The game is over"];
+    box.replaceChildren(el("h2", {}, ...said),
       el("p", {}, `${game.history_count} steps played.`));
   }
 
@@ -380,10 +421,15 @@
       choice.replaceChildren();
       choice.dataset.count = games.length;
       for (const info of games) {
-        choice.append(el("button", { class: "big game", "data-game": info.name, onclick: () => pickGame(info) }, info.title));
+        choice.append(el("button", { class: "big game", "data-game": info.name, "data-key": "game:" + info.name,
+          onclick: () => pickGame(info) }, info.title));
       }
     }
-    for (const b of choice.children) b.classList.toggle("picked", chosenGame && b.dataset.game === chosenGame.name);
+    for (const b of choice.children) {
+      const picked = Boolean(chosenGame && b.dataset.game === chosenGame.name);
+      b.classList.toggle("picked", picked);
+      b.setAttribute("aria-pressed", String(picked));
+    }
     loadResumable();
   }
 
@@ -394,6 +440,7 @@
     const count = Math.max(info.min_players, Math.min(2, info.max_players));
     while (players.childElementCount > info.max_players) players.lastChild.remove();
     while (players.childElementCount < count) addPlayer();
+    numberPlayers();
     const variants = $("variants");
     variants.replaceChildren();
     for (const v of info.variants) {
@@ -418,13 +465,43 @@
   function addPlayer() {
     const players = $("players");
     if (chosenGame && players.childElementCount >= chosenGame.max_players) { toast(`${chosenGame.title} takes at most ${chosenGame.max_players} players`); return; }
-    const i = players.childElementCount;
-    const colour = el("select", { class: "colour", "aria-label": "colour" });
+    const taken = [...players.querySelectorAll(".colour")].map((s) => s.value);
+    const colour = el("select", { class: "colour" });
     for (const c of COLOURS) colour.append(el("option", { value: c }, c));
-    colour.value = COLOURS[i % COLOURS.length];
-    const name = el("input", { class: "name", "aria-label": "name", value: "", placeholder: `Player ${i + 1}`, maxlength: 24 });
-    players.append(el("li", {}, name, colour, el("button", { type: "button", class: "small", "aria-label": "remove",
-      onclick: (e) => e.target.closest("li").remove() }, "✕")));
+    colour.value = COLOURS.find((c) => !taken.includes(c)) || COLOURS[0];
+    colour.addEventListener("change", numberPlayers);
+    const name = el("input", { class: "name", value: "", maxlength: 24 });
+    players.append(el("li", {}, name, colour, el("button", { type: "button", class: "small remove",
+      onclick: (e) => removePlayer(e.currentTarget.closest("li")) }, "✕")));
+    numberPlayers();
+  }
+
+  // A removed row's place: the focus goes to the row now there (or the add button), not back to the page's top.
+  function removePlayer(li) {
+    const rows = [...$("players").children];
+    const at = rows.indexOf(li);
+    li.remove();
+    numberPlayers();
+    const next = $("players").children[Math.min(at, rows.length - 2)];
+    (next ? next.querySelector(".remove") : $("add-player")).focus({ preventScroll: true });
+  }
+
+  // The rows' names ("Player 2"), numbered again after one is removed, and each colour offered to one player
+  // only: the board tells the players apart by colour.
+  function numberPlayers() {
+    const rows = [...$("players").children];
+    const chosen = rows.map((li) => li.querySelector(".colour").value);
+    rows.forEach((li, i) => {
+      const who = `Player ${i + 1}`;
+      li.querySelector(".name").placeholder = who;
+      li.querySelector(".name").setAttribute("aria-label", `${who}'s name`);
+      li.querySelector(".colour").setAttribute("aria-label", `${who}'s colour`);
+      li.querySelector(".remove").setAttribute("aria-label", `Remove ${who}`);
+      li.querySelector(".remove").dataset.key = `remove:${i}`;
+      for (const option of li.querySelector(".colour").options) {
+        option.disabled = chosen.some((c, j) => j !== i && c === option.value);
+      }
+    });
   }
 
   async function startGame() {
@@ -457,14 +534,16 @@
       renderPast(all.filter((g) => g.finished && g.result));
       const rows = all.filter((g) => !g.finished && (!view.game || view.game.id !== g.id));
       const list = $("resume-list");
-      list.replaceChildren();
-      $("resume").hidden = rows.length === 0;
-      for (const row of rows.slice(0, 5)) {
-        const names = row.setup.players.map((p) => p.name).join(", ");
-        list.append(el("li", {}, el("button", { class: "small", onclick: async () => {
-          if (await send({ do: "resume", game_id: row.id })) showGame();
-        } }, `${(games.find((g) => g.name === row.game) || { title: row.game }).title} — ${names}`)));
-      }
+      keepFocus(() => {
+        list.replaceChildren();
+        $("resume").hidden = rows.length === 0;
+        for (const row of rows.slice(0, 5)) {
+          const names = row.setup.players.map((p) => p.name).join(", ");
+          list.append(el("li", {}, el("button", { class: "small", "data-key": "resume:" + row.id, onclick: async () => {
+            if (await send({ do: "resume", game_id: row.id })) showGame();
+          } }, `${(games.find((g) => g.name === row.game) || { title: row.game }).title} — ${names}`)));
+        }
+      });
     } catch (err) { /* offline: the lists stay as they were until the next view */
     } finally { loadResumable.busy = false; }
   }
@@ -540,6 +619,8 @@
   }
 
   $("add-player").addEventListener("click", addPlayer);
+  document.addEventListener("click", hideToast, true);  // before the tap's own handler, which may say something new
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") hideToast(); });
   $("start-game").addEventListener("click", startGame);
   $("undo").addEventListener("click", () => send({ do: "undo" }));
   $("new-game").addEventListener("click", () => { showStart = true; render(view); window.scrollTo(0, 0); });
