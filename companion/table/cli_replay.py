@@ -197,9 +197,8 @@ def _print_reread(reread: dict) -> None:
 
 
 def _serve(table, journal, port: int):
-    from waitress.server import create_server
-
     from ..web.app import create_app
+    from ..web.cli_serve import page_server
 
     class Replayed:
         pass
@@ -208,7 +207,7 @@ def _serve(table, journal, port: int):
     service.table, service.journal = table, journal
     app = create_app(service, demo=True)
     try:
-        server = create_server(app, host="127.0.0.1", port=port, threads=8)
+        server = page_server(app, "127.0.0.1", port, threads=8)
     except OSError as exc:
         raise CliError(f"cannot listen on port {port}: {exc.strerror}") from None
     print(f"watch the replay on http://127.0.0.1:{server.effective_port}/", file=sys.stderr, flush=True)

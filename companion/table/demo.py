@@ -14,6 +14,7 @@ from typing import Any
 
 from ..events import Event
 from ..games import registry
+from .journal import JournalError
 from .owner import Table
 from .recording import EVENTS_FILE, read_events, write_events
 from .sessions import generate
@@ -101,7 +102,15 @@ class DemoPlayer:
                 self._play(events, film)
                 if self._stop.is_set():
                     return
-                self._sleep(self.pause_s)
+                self._forget_played()
+                self._sleep(self.pause_s / self.speed)
+
+    def _forget_played(self) -> None:
+        """The last round of games stays for the page's history; older ones go, so the journal stays flat."""
+        try:
+            self.table.journal.forget_finished_games(keep=len(self.sessions))
+        except JournalError as exc:
+            log.warning("the demo could not clear its old games: %s", exc)
 
     def _play(self, events: list[Event], film) -> None:
         """The events in real time (scaled by speed), each acknowledged before the next, with the

@@ -53,19 +53,30 @@ Decision = Play | Ask | Ignore
 
 
 class ZoneHistory:
-    """What each zone showed over the last few seconds, so a squeak is judged at its own timestamp."""
+    """What each zone showed over the last few seconds, so a squeak is judged at its own timestamp.
+
+    A zone's states come in time order from one camera; a state older than the zone's last one means a new
+    clock (the demo or a replay starting over), and everything kept from the old clock is dropped."""
 
     def __init__(self, keep_ns: int = 10_000_000_000):
         self.keep_ns = keep_ns
         self._times: dict[str, list[int]] = {}
         self._faces: dict[str, list[tuple[DieReading, ...]]] = {}
 
+    def __len__(self) -> int:
+        return sum(len(times) for times in self._times.values())
+
+    def clear(self) -> None:
+        self._times.clear()
+        self._faces.clear()
+
     def add(self, event: ZoneState) -> None:
+        if self._times.get(event.zone) and event.t < self._times[event.zone][-1]:
+            self.clear()
         times = self._times.setdefault(event.zone, [])
         faces = self._faces.setdefault(event.zone, [])
-        at = bisect.bisect_right(times, event.t)
-        times.insert(at, event.t)
-        faces.insert(at, event.dice)
+        times.append(event.t)
+        faces.append(event.dice)
         cut = bisect.bisect_left(times, event.t - self.keep_ns)
         if cut:
             del times[:cut], faces[:cut]

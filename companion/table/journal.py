@@ -138,6 +138,46 @@ class Journal:
                 (limit,)).fetchall()
         return [_game_row(r) for r in rows]
 
+    def unfinished_games(self, limit: int = 50) -> list[dict[str, Any]]:
+        """The newest games left before their end, however many games were played since."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, game, setup, started_t, finished, result FROM games WHERE finished=0 "
+                "ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
+        return [_game_row(r) for r in rows]
+
+    def statistics(self) -> dict[str, dict[str, Any]]:
+        """Per game, over every game journaled: how many were played to the end, and the wins of each
+        player's name (a winner is an index into the game's players)."""
+        with self._lock:
+            played = self._db.execute(
+                "SELECT game, COUNT(*) FROM games WHERE finished=1 AND result IS NOT NULL "
+                "GROUP BY game ORDER BY MAX(id) DESC").fetchall()
+            wins = self._db.execute(
+                "SELECT g.game, json_extract(g.setup, '$.players[' || w.value || '].name') AS name, COUNT(*) "
+                "FROM games AS g, json_each(g.result, '$.winners') AS w "
+                "WHERE g.finished=1 AND w.type='integer' AND w.value >= 0 "
+                "GROUP BY g.game, name HAVING name IS NOT NULL ORDER BY MAX(g.id) DESC").fetchall()
+        out: dict[str, dict[str, Any]] = {game: {"played": count, "wins": {}} for game, count in played}
+        for game, name, count in wins:
+            out[game]["wins"][name] = count
+        return out
+
+    def forget_finished_games(self, keep: int) -> int:
+        """Delete the finished games but the newest `keep` (and never the current one), with their steps and
+        events, then empty the write-ahead log; returns how many went. For the demo, which plays its games
+        for ever: without this its journal grows by a game every few minutes."""
+        if keep < 0:
+            raise ValueError(f"the number of finished games to keep is 0 or more, got {keep}")
+        with self.transaction() as tx:
+            gone = tx.forget_finished(keep)
+        with self._lock:
+            try:
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.DatabaseError as exc:
+                raise JournalError(_storage_problem(self.path, exc)) from None
+        return gone
+
     def ops(self, game_id: int) -> Iterator[tuple[str, dict[str, Any]]]:
         with self._lock:
             rows = self._db.execute("SELECT op, data FROM ops WHERE game_id=? ORDER BY seq", (game_id,)).fetchall()
@@ -209,6 +249,13 @@ class Transaction:
     def reopen(self, game_id: int) -> None:
         """An undo took back the last move of a finished game: it is in progress again."""
         self.db.execute("UPDATE games SET finished=0, result=NULL WHERE id=? AND finished=1", (game_id,))
+
+    def forget_finished(self, keep: int) -> int:
+        old = ("SELECT id FROM (SELECT id FROM games WHERE finished=1 ORDER BY id DESC LIMIT -1 OFFSET ?) "
+               "WHERE id IS NOT (SELECT CAST(value AS INTEGER) FROM meta WHERE key='current_game')")
+        self.db.execute(f"DELETE FROM ops WHERE game_id IN ({old})", (keep,))
+        self.db.execute(f"DELETE FROM events WHERE game_id IN ({old})", (keep,))
+        return self.db.execute(f"DELETE FROM games WHERE id IN ({old})", (keep,)).rowcount
 
     def set_meta(self, key: str, value: str) -> None:
         self.db.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",

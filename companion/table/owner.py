@@ -265,6 +265,7 @@ class Table:
             self._write_position(tx)
         self.game = Game(game_id, game_def.name, setup, state, [])
         self.question, self.notice = None, ""
+        self.zones.clear()  # the dice of another game
 
     def _resume(self, game_id: int, event: Event) -> None:
         row = self.journal.game(game_id)

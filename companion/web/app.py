@@ -16,7 +16,7 @@ from ..games import registry
 from ..table.camera import TrayNotKept
 from . import boards
 from .security import Refused, check_client, check_same_origin
-from .stream import Broadcaster, TooManyStreams
+from .stream import KEEPALIVE_SECONDS, LIFETIME_SECONDS, Broadcaster, TooManyStreams
 
 MAX_BODY_BYTES = 16 * 1024
 COMMAND_TIMEOUT_S = 10.0
@@ -44,12 +44,12 @@ def decorate(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def create_app(service, *, allow_outside: bool = False, max_streams: int = 16, demo: bool = False,
-               keepalive: float = 15.0) -> Flask:
+               keepalive: float = KEEPALIVE_SECONDS, stream_lifetime: float = LIFETIME_SECONDS) -> Flask:
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.json.sort_keys = False
     table = service.table
-    broadcaster = Broadcaster(max_streams, decorate, keepalive)
+    broadcaster = Broadcaster(max_streams, decorate, keepalive, stream_lifetime)
     broadcaster.publish(table.view())
     stop_listening = table.listen(broadcaster.publish)
     app.extensions["companion"] = {"broadcaster": broadcaster, "stop": stop_listening}
@@ -103,11 +103,11 @@ def create_app(service, *, allow_outside: bool = False, max_streams: int = 16, d
 
     @app.get("/api/history")
     def history():
-        return jsonify({"games": service.journal.games(limit=50)})
+        return jsonify({"games": history_rows(service.journal)})
 
     @app.get("/api/stats")
     def stats():
-        return jsonify(game_statistics(service.journal.games(limit=1000)))
+        return jsonify({"games": service.journal.statistics()})
 
     @app.get("/api/history/<int:game_id>")
     def game_history(game_id: int):
@@ -147,7 +147,8 @@ def create_app(service, *, allow_outside: bool = False, max_streams: int = 16, d
             box = broadcaster.open()
         except TooManyStreams as exc:
             return fail(503, str(exc))
-        return Response(broadcaster.stream(box), mimetype="text/event-stream",
+        gone = request.environ.get("waitress.client_disconnected")  # set by waitress, None under other servers
+        return Response(broadcaster.stream(box, gone), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     @app.get("/camera.jpg")
@@ -206,19 +207,13 @@ def create_app(service, *, allow_outside: bool = False, max_streams: int = 16, d
     return app
 
 
-def game_statistics(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Per game: how many were played to the end, and the wins of each player name."""
-    out: dict[str, Any] = {}
-    for row in rows:
-        if not row["finished"] or not row["result"]:
-            continue
-        entry = out.setdefault(row["game"], {"played": 0, "wins": {}})
-        entry["played"] += 1
-        names = [p["name"] for p in row["setup"]["players"]]
-        for index in row["result"].get("winners", []):
-            if 0 <= index < len(names):
-                entry["wins"][names[index]] = entry["wins"].get(names[index], 0) + 1
-    return {"games": out}
+def history_rows(journal, limit: int = 50) -> list[dict[str, Any]]:
+    """The newest games and, however old, the newest unfinished ones (the page offers them to pick up),
+    newest first."""
+    rows = {row["id"]: row for row in journal.games(limit=limit)}
+    for row in journal.unfinished_games(limit=limit):
+        rows.setdefault(row["id"], row)
+    return [rows[game_id] for game_id in sorted(rows, reverse=True)]
 
 
 def service_message(service, feature: str) -> str:

@@ -73,11 +73,28 @@ def _watchdog():
     return heartbeat, Watchdog(notifier, heartbeat.healthy)
 
 
-def run(args, tap=None, record_dir=None) -> int:
+# The most a page that stops reading (a phone locked mid-stream) gets queued, in memory: its stream then
+# waits. waitress's default queues 16 MB, spilled past 1 MB to a temporary file on the memory card.
+OUTBUF_LIMIT = 256 * 1024
+
+
+def page_server(app, host: str, port: int, threads: int):
+    """waitress set up for the page. A live page holds its response open for minutes: the lookahead keeps
+    reading its socket meanwhile, so waitress sees a page that closed and the stream can end (its
+    `waitress.client_disconnected`). Every view is far below the spare room between the two buffer limits,
+    so nothing queued ever goes to disk."""
     from waitress.server import create_server
 
     from .app import MAX_BODY_BYTES
 
+    # Refused before it is read: by default waitress spools up to 1 GB per request to a temporary file (on the
+    # memory card) before the app can say no.
+    return create_server(app, host=host, port=port, threads=threads, channel_timeout=60, ident="companion",
+                         max_request_body_size=MAX_BODY_BYTES, channel_request_lookahead=1,
+                         outbuf_high_watermark=OUTBUF_LIMIT, outbuf_overflow=4 * OUTBUF_LIMIT)
+
+
+def run(args, tap=None, record_dir=None) -> int:
     settings, service, app, watchdog = build(args, tap, record_dir)
     host, port = settings["service"]["host"], settings["service"]["port"]
     threads = max(4, settings["service"]["threads"])
@@ -86,10 +103,7 @@ def run(args, tap=None, record_dir=None) -> int:
             raise CliError(f"service.max_streams ({settings['service']['max_streams']}) must be below "
                            f"service.threads ({threads}): every open page holds a thread")
         try:
-            # Refused before it is read: by default waitress spools up to 1 GB per request to a temporary
-            # file (on the memory card) before the app can say no.
-            server = create_server(app, host=host, port=port, threads=threads, channel_timeout=60,
-                                   ident="companion", max_request_body_size=MAX_BODY_BYTES)
+            server = page_server(app, host, port, threads)
         except OSError as exc:
             raise CliError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
     except CliError:

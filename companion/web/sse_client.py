@@ -55,4 +55,5 @@ class SSEClient:
         raise ConnectionError("the stream ended")
 
     def close(self) -> None:
+        self.response.close()  # the socket stays open while the response holds it
         self.connection.close()

@@ -5,14 +5,22 @@ once, and hands the same bytes to every open stream. Each stream has a one-slot 
 behind skips straight to the newest view (a view is complete, so nothing is lost by skipping). A page that
 connects, or reconnects with Last-Event-ID, gets the current view at once. Streams send a keepalive comment
 when idle, and their number is capped (waitress holds one worker thread per open stream).
+
+A page that went away (a phone locked, the wifi dropped) must give its slot back soon: a stream ends at its
+next wake-up once waitress says the client is gone, and every stream ends after `lifetime` seconds whatever
+happens, for the dead pages nobody told us about. It says so first ("renew"), and the page opens a new one at
+once instead of showing "reconnecting…".
 """
 from __future__ import annotations
 
 import json
 import threading
+import time
 from typing import Any, Callable, Iterator
 
-KEEPALIVE_SECONDS = 15.0
+KEEPALIVE_SECONDS = 5.0
+LIFETIME_SECONDS = 600.0
+RENEW = b"event: renew\ndata: {}\n\n"  # the stream's lifetime is over: the page opens the next one at once
 
 
 class TooManyStreams(Exception):
@@ -52,14 +60,18 @@ def encode(view: dict[str, Any]) -> bytes:
 
 class Broadcaster:
     def __init__(self, max_streams: int, decorate: Callable[[dict[str, Any]], dict[str, Any]] = lambda v: v,
-                 keepalive: float = KEEPALIVE_SECONDS):
+                 keepalive: float = KEEPALIVE_SECONDS, lifetime: float = LIFETIME_SECONDS,
+                 clock: Callable[[], float] = time.monotonic):
+        if keepalive <= 0 or lifetime <= 0:
+            raise ValueError(f"a stream's keepalive and lifetime are above 0 seconds, got {keepalive} and {lifetime}")
         self.max_streams = max_streams
         self.decorate = decorate
         self.keepalive = keepalive
+        self.lifetime = lifetime
+        self.clock = clock
         self._lock = threading.Lock()
         self._boxes: set[Mailbox] = set()
         self._latest: tuple[dict[str, Any], bytes] | None = None
-        self._stopping = False
 
     def publish(self, view: dict[str, Any]) -> None:
         full = self.decorate(view)
@@ -95,20 +107,25 @@ class Broadcaster:
 
     def stop(self) -> None:
         with self._lock:
-            self._stopping = True
             boxes = list(self._boxes)
         for box in boxes:
             box.close()
 
-    def stream(self, box: Mailbox) -> Iterator[bytes]:
-        """The body of one SSE response; ends when the server stops or the client goes away."""
+    def stream(self, box: Mailbox, client_gone: Callable[[], bool] | None = None) -> Iterator[bytes]:
+        """The body of one SSE response; ends when the server stops, when `client_gone()` says the page went
+        away, or once the stream is `lifetime` seconds old."""
+        ends = self.clock() + self.lifetime
         try:
             yield b"retry: 2000\n\n"
-            while not box.closed:
+            while not box.closed and self.clock() < ends:
                 message = box.take(self.keepalive)
+                if client_gone is not None and client_gone():
+                    return
                 if message is not None:
                     yield message
                 elif not box.closed:
                     yield b": keepalive\n\n"
+            if not box.closed:
+                yield RENEW
         finally:
             self.close(box)

@@ -25,14 +25,14 @@ def run_quietly(server):
 
 @pytest.fixture
 def served(service):
-    """The app under a real waitress server on a free port; yields (base_url, app)."""
-    from waitress.server import create_server
-
+    """The app under a real waitress server set up as `companion serve` sets it up, on a free port; yields
+    (base_url, app)."""
     from companion.web.app import create_app
+    from companion.web.cli_serve import page_server
 
     def start(**options):
         app = create_app(service, **options)
-        server = create_server(app, host="127.0.0.1", port=0, threads=16)
+        server = page_server(app, "127.0.0.1", 0, threads=16)
         thread = threading.Thread(target=run_quietly, args=(server,), daemon=True)
         thread.start()
         started.append((server, thread, app))

@@ -115,16 +115,39 @@ def test_history_of_finished_games(client, service):
     assert detail["steps"] == [] and detail["setup"]["players"][0]["name"] == "Ada"
 
 
-def test_statistics_of_finished_games(client, service):
-    from companion.web.app import game_statistics
+def journal_games(journal, count, *, players=("Ada", "Ben"), result=None, finished=True):
+    """`count` games straight into the journal: played to `result` (None: ended early), or left unfinished."""
+    with journal.transaction() as tx:
+        for _ in range(count):
+            game_id = tx.new_game("matterhorn", {"players": [{"name": name} for name in players]}, 0)
+            if finished:
+                tx.finish(game_id, result)
+        tx.clear_meta("current_game")
+    return game_id
 
-    rows = [{"game": "matterhorn", "finished": True, "result": {"scores": [1, 0], "winners": [0]},
-             "setup": {"players": [{"name": "Ada"}, {"name": "Ben"}]}},
-            {"game": "matterhorn", "finished": True, "result": {"scores": [0, 1], "winners": [1]},
-             "setup": {"players": [{"name": "Ben"}, {"name": "Ada"}]}},
-            {"game": "matterhorn", "finished": True, "result": None, "setup": {"players": []}}]
-    assert game_statistics(rows) == {"games": {"matterhorn": {"played": 2, "wins": {"Ada": 2}}}}
+
+def test_statistics_of_finished_games(client, service):
     assert client.get("/api/stats").get_json() == {"games": {}}
+    journal_games(service.journal, 1, result={"scores": [1, 0], "winners": [0]})
+    journal_games(service.journal, 1, players=("Ben", "Ada"), result={"scores": [0, 1], "winners": [1]})
+    journal_games(service.journal, 1, result={"scores": [0, 0], "winners": [7]})
+    journal_games(service.journal, 1, result=None)
+    journal_games(service.journal, 1, finished=False)
+    assert client.get("/api/stats").get_json() == {"games": {"matterhorn": {"played": 3, "wins": {"Ada": 2}}}}
+
+
+def test_statistics_count_every_game_ever_played(client, service):
+    journal_games(service.journal, 1200, result={"scores": [1, 0], "winners": [0]})
+    assert client.get("/api/stats").get_json() == {"games": {"matterhorn": {"played": 1200, "wins": {"Ada": 1200}}}}
+
+
+def test_a_game_left_unfinished_is_offered_however_many_games_came_after(client, service):
+    left = journal_games(service.journal, 1, players=("Cleo", "Dan"), finished=False)
+    journal_games(service.journal, 60, result={"scores": [1, 0], "winners": [0]})
+    games = client.get("/api/history").get_json()["games"]
+    assert [g["id"] for g in games if not g["finished"]] == [left]
+    assert [g["id"] for g in games] == sorted((g["id"] for g in games), reverse=True)
+    assert sum(g["finished"] for g in games) == 50
 
 
 class FakeCamera:

@@ -422,3 +422,31 @@ def test_the_tables_own_screen_shows_the_join_code_and_its_qr_code(browser, serv
         assert errors == []
     finally:
         page.close()
+
+
+def test_a_page_renews_its_stream_without_showing_reconnecting(browser, served, service):
+    base, _ = served(stream_lifetime=0.5, keepalive=0.05)
+    page, errors = open_page(browser, base, "phone")
+    try:
+        page.evaluate("""() => { window.linkSaid = [];
+            new MutationObserver(() => window.linkSaid.push(document.getElementById('link').textContent))
+              .observe(document.getElementById('link'), { childList: true, characterData: true, subtree: true }); }""")
+        page.wait_for_timeout(2000)  # several streams' lifetimes
+        start_game(page, "matterhorn")
+        assert "reconnecting…" not in page.evaluate("window.linkSaid")
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_a_page_refused_for_too_many_pages_connects_once_one_closes(browser, served):
+    base, _ = served(max_streams=1)
+    first, _ = open_page(browser, base, "phone")
+    second = browser.new_page(viewport=VIEWPORTS["phone"], device_scale_factor=1)
+    try:
+        second.goto(base + "/")
+        second.wait_for_selector("#link.off")
+        first.close()
+        second.wait_for_selector("#link.on", timeout=20_000)
+    finally:
+        second.close()

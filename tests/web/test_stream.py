@@ -2,11 +2,16 @@
 from __future__ import annotations
 
 import json
+import socket
+import time
 import urllib.error
 import urllib.request
 
+import pytest
+
 from companion.events import DiceSettled, DieReading
 from companion.web.sse_client import SSEClient
+from companion.web.stream import Broadcaster
 
 START = {"do": "start", "game": "mountain-goats", "players": [{"name": "Ada"}, {"name": "Ben"}]}
 
@@ -65,3 +70,104 @@ def test_streams_are_capped_and_kept_alive(served):
     finally:
         for c in clients:
             c.close()
+
+
+def wait_for(condition, what, timeout=20.0):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"gave up waiting: {what}"
+        time.sleep(0.02)
+
+
+def open_streams(base):
+    with urllib.request.urlopen(base + "/api/health", timeout=10) as reply:
+        return json.load(reply)["streams"]
+
+
+def test_a_page_that_closed_gives_its_slot_back_at_the_next_change(served, service, monkeypatch):
+    """Without waitress's word, a closed page held its slot until two writes to it had failed: a family
+    re-opening their pages was told "too many live pages"."""
+    told = []
+    original = Broadcaster.stream
+
+    def stream(self, box, client_gone=None):
+        told.append(client_gone)
+        return original(self, box, client_gone)
+
+    monkeypatch.setattr(Broadcaster, "stream", stream)
+    base, _ = served(max_streams=1, keepalive=600)
+    gone = SSEClient(base + "/events")
+    gone.next_state()
+    gone.close()
+    wait_for(lambda: told and told[0] is not None and told[0](), "waitress to see that the page closed")
+    post(base, START)
+    wait_for(lambda: open_streams(base) == 0, "the closed page's stream to end")
+    again = SSEClient(base + "/events")
+    try:
+        assert again.status == 200 and again.next_state()["game"]["name"] == "mountain-goats"
+    finally:
+        again.close()
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_a_stream_ends_after_its_lifetime_and_the_page_reconnects_to_the_current_state(served):
+    """A page that vanished without a word (the wifi dropped) frees its slot once its stream is old."""
+    base, app = served(max_streams=1, keepalive=0.05, stream_lifetime=600)
+    clock = app.extensions["companion"]["broadcaster"].clock = Clock()
+    old = SSEClient(base + "/events")
+    try:
+        seen = old.next_state()["version"]
+        clock.now += 601
+        last = list(old.events())
+        assert [e["event"] for e in last] == ["renew"], "the page is told to open the next stream at once"
+    finally:
+        old.close()
+    post(base, START)
+    again = SSEClient(base + "/events", last_event_id=str(seen))
+    try:
+        state = again.next_state()
+        assert state["version"] > seen and state["game"]["name"] == "mountain-goats"
+    finally:
+        again.close()
+
+
+def test_a_page_that_stops_reading_never_spills_its_stream_to_the_memory_card(served, monkeypatch):
+    """A locked phone keeps its connection but reads nothing: what is queued for it stays small, in memory."""
+    from waitress import buffers
+
+    spilled = []
+    original = buffers.TempfileBasedBuffer.newfile
+    monkeypatch.setattr(buffers.TempfileBasedBuffer, "newfile", lambda self: spilled.append(1) or original(self))
+    base, app = served(keepalive=600)
+    broadcaster = app.extensions["companion"]["broadcaster"]
+    stalled = socket.socket()
+    stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    try:
+        stalled.connect(("127.0.0.1", int(base.rsplit(":", 1)[1])))
+        stalled.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+        wait_for(lambda: broadcaster.open_streams == 1, "the stalled page's stream")
+        box = next(iter(broadcaster._boxes))
+        for version in range(1, 300):  # 30 MB of views, well past what the kernel holds for the page
+            broadcaster.publish({"version": version, "game": None, "padding": "x" * 100_000})
+            if not wait_for_taken(box):
+                break  # the stream waits for the page to read
+        assert not spilled, "the stream of a page that reads nothing went to a temporary file"
+    finally:
+        stalled.close()
+
+
+def wait_for_taken(box, timeout=5.0) -> bool:
+    """Whether the stream took the newest view from its mailbox within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while box._message is not None:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.001)
+    return True

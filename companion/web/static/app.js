@@ -88,9 +88,12 @@
       $("link").className = "link on";
       render(JSON.parse(e.data));
     });
+    source.addEventListener("renew", () => { source.close(); connect(); });  // the stream's time is up
     source.onerror = () => {
       setText($("link"), "reconnecting…");
       $("link").className = "link off";
+      // A refusal (too many pages open) closes the EventSource for good: try again in a while.
+      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 5000);
     };
   }
 
