@@ -23,6 +23,8 @@ from typing import Any, Iterator
 
 from .state_lock import FolderInUse, StateDirLock
 
+# PRAGMA user_version. 0 is a journal from before it was stamped: the same tables as version 1.
+SCHEMA_VERSION = 1
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games(
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -94,10 +96,16 @@ class Journal:
                 self.path.with_name(self.path.name + suffix).unlink(missing_ok=True)
         try:
             self._db = self._connect()
-            self._db.executescript(SCHEMA)
+            if self._check_version() != SCHEMA_VERSION:
+                self._db.executescript(SCHEMA)
+                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except sqlite3.DatabaseError as exc:
             self._folder_lock.release()
             raise JournalError(_storage_problem(self.path, exc)) from None
+        except JournalError:
+            self._db.close()
+            self._folder_lock.release()
+            raise
         self._lock = threading.Lock()
 
     def _connect(self) -> sqlite3.Connection:
@@ -106,6 +114,17 @@ class Journal:
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA busy_timeout=5000")
         return db
+
+    def _check_version(self) -> int:
+        """The journal's version. One written by a newer companion is left as it is: this one could misread
+        its games."""
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise JournalError(
+                f"the game journal {self.path} was written by a newer companion (journal version {version}; "
+                f"this one reads up to {SCHEMA_VERSION}): update the companion to play on with its games, or "
+                "give this one another --state-dir")
+        return version
 
     def close(self) -> None:
         self._db.close()

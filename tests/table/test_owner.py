@@ -247,3 +247,32 @@ def test_a_recording_that_cannot_be_written_stops_and_the_game_goes_on(tmp_path)
             "state": "error", "message": "the recording stopped ([Errno 5] Input/output error); the game goes on"}
     finally:
         table.stop()
+
+
+def test_a_journal_from_a_newer_companion_is_refused_and_left_as_it_was(tmp_path):
+    """Going back to an older version of the companion (a reinstall) must not misread or rewrite the games."""
+    import sqlite3
+
+    from companion.table.journal import SCHEMA_VERSION, JournalError
+
+    table = Table(Journal(tmp_path)).start()
+    assert table.request(START).ok
+    table.stop()
+    table.journal.close()
+    path = tmp_path / "journal.sqlite3"
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        db.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    before = path.read_bytes()
+    with pytest.raises(JournalError, match=rf"was written by a newer companion \(journal version "
+                                           rf"{SCHEMA_VERSION + 1}; this one reads up to {SCHEMA_VERSION}\): "
+                                           "update the companion"):
+        Journal(tmp_path)
+    assert path.read_bytes() == before
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version=0")  # a journal from before journals were stamped
+    again = Table(Journal(tmp_path))
+    try:
+        assert again.view()["game"] is not None, "the game in play is still there"
+    finally:
+        again.journal.close()
