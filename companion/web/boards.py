@@ -17,11 +17,24 @@ FALLBACK = ["#d7263d", "#1b6ec2", "#2e9e44", "#f2c230", "#7d3cb5", "#f08a24"]
 
 
 def player_colour(players: list[dict[str, Any]], index: int) -> str:
-    if 0 <= index < len(players):
-        colour = (players[index].get("colour") or "").lower()
-        if colour in PALETTE:
-            return PALETTE[colour]
-    return FALLBACK[index % len(FALLBACK)]
+    """The player's chosen colour; a player without one (or with one the board has no paint for) gets a colour
+    nobody chose, so two players never look alike."""
+    chosen = [PALETTE.get((p.get("colour") or "").strip().lower()) for p in players]
+    if 0 <= index < len(chosen) and chosen[index]:
+        return chosen[index]
+    free = [c for c in FALLBACK if c not in chosen] or FALLBACK
+    return free[sum(1 for c in chosen[:max(index, 0)] if not c) % len(free)]
+
+
+def ink(fill: str) -> str:
+    """Dark or white text, whichever reads better on `fill` (#rgb or #rrggbb)."""
+    digits = fill.lstrip("#")
+    if len(digits) == 3:
+        digits = "".join(d * 2 for d in digits)
+    channels = [int(digits[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return "#222" if (luminance + 0.05) / 0.066 >= 1.05 / (luminance + 0.05) else "#fff"
 
 
 def svg(width: int, height: int, body: list[str], label: str) -> str:
@@ -121,7 +134,7 @@ def mountain_goats(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
             y = 40 + k * (height - 80) / 14
             fill = player_colour(players, occupied[s]) if s in occupied else "#fff"
             body.append(f'<rect x="{x - 34:.0f}" y="{y:.0f}" width="68" height="{(height - 80) / 14 - 4:.0f}" rx="5" '
-                        f'fill="{fill}" stroke="#6f8466"/>' + text(x, y + 15, s, 12))
+                        f'fill="{fill}" stroke="#6f8466"/>' + text(x, y + 15, s, 12, fill=ink(fill)))
     return svg(int(width), int(height), body, "Mountain Goats board")
 
 
@@ -138,7 +151,7 @@ def magic_mountain(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
     for k in range(1, openings + 1):
         x = 30 + (k - 0.5) * (per_row * cell) / openings
         fill = PALETTE.get(str(state.get("ball")), "#ddd") if chosen == k else "#eee"
-        body.append(circle(x, 24, 16, fill, "#555", 2) + text(x, 30, k, 17, weight="bold"))
+        body.append(circle(x, 24, 16, fill, "#555", 2) + text(x, 30, k, 17, fill=ink(fill), weight="bold"))
     centres = {}
     for s, colour in enumerate(path, start=1):
         row, col = divmod(s - 1, per_row)

@@ -1,0 +1,44 @@
+"""The boards as a player sees them: numbers readable on every player's colour, and no two players alike."""
+import re
+
+import pytest
+
+from companion.web.boards import FALLBACK, PALETTE, magic_mountain, mountain_goats, player_colour
+
+
+def contrast(a: str, b: str) -> float:
+    def luminance(colour):
+        digits = colour.lstrip("#")
+        digits = "".join(d * 2 for d in digits) if len(digits) == 3 else digits
+        channels = [int(digits[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+        r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    light, dark = sorted([luminance(a), luminance(b)], reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.parametrize("colour", PALETTE)
+def test_a_big_mountain_space_taken_by_any_colour_shows_its_number_readably(colour):
+    players = [{"name": "Ada", "colour": colour}, {"name": "Ben", "colour": "white" if colour != "white" else "red"}]
+    state = {"board": {"spaces": {"5": 4, "6": 3}}, "variants": {"big_mountain": True}, "goats": [[0, 0], [0, 0]],
+             "tokens_left": [3, 3], "big_mountain": [[17, 0, 5]]}
+    drawn = mountain_goats(state, players)
+    fill, ink = re.search(r'<rect[^>]*fill="(#\w+)"[^>]*/><text[^>]*fill="(#\w+)"[^>]*>17<', drawn).groups()
+    assert fill == PALETTE[colour] and contrast(fill, ink) >= 4.5
+
+
+@pytest.mark.parametrize("ball", PALETTE)
+def test_the_opening_the_ball_went_through_shows_its_number_readably(ball):
+    state = {"board": {"path": ["red", "blue"] * 6, "openings": 6}, "opening": 3, "ball": ball, "positions": {}}
+    drawn = magic_mountain(state, [{"name": "Ada"}, {"name": "Ben"}])
+    fill, ink = re.search(r'<circle[^>]*fill="(#\w+)"[^>]*/><text[^>]*fill="(#\w+)"[^>]*>3<', drawn).groups()
+    assert fill == PALETTE[ball] and contrast(fill, ink) >= 4.5
+
+
+def test_a_player_without_a_colour_never_looks_like_one_who_chose_it():
+    players = [{"name": "Ada"}, {"name": "Ben", "colour": "red"}, {"name": "Cleo", "colour": "teal"},
+               {"name": "Dan", "colour": "blue"}]
+    drawn = [player_colour(players, i) for i in range(len(players))]
+    assert drawn[1] == PALETTE["red"] and drawn[3] == PALETTE["blue"]
+    assert len(set(drawn)) == 4 and set(drawn[::2]) <= set(FALLBACK)
