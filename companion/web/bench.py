@@ -62,18 +62,17 @@ class Stack:
     """The table, the app under waitress, and ten pages connected to it."""
 
     def __init__(self):
-        from waitress.server import create_server
-
         from ..table.journal import Journal
         from ..table.owner import Table
         from .app import create_app
+        from .cli_serve import page_server
 
         self.dir = tempfile.TemporaryDirectory(prefix="companion-bench-")
         self.journal = Journal(self.dir.name)
         self.table = Table(self.journal).start()
         service = types.SimpleNamespace(table=self.table, journal=self.journal, camera=None, messages={})
         self.app = create_app(service, max_streams=PAGES + 2)
-        self.server = create_server(self.app, host="127.0.0.1", port=0, threads=PAGES + 6)
+        self.server = page_server(self.app, "127.0.0.1", 0, threads=PAGES + 6)  # as `companion serve` sets it up
         threading.Thread(target=self._serve, daemon=True).start()
         self.pages = Pages(f"http://127.0.0.1:{self.server.effective_port}/events", PAGES)
         self.pages.wait_for(self.table.view()["version"], timeout=30)
