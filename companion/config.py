@@ -68,6 +68,7 @@ SCHEMA: dict[str, dict[str, tuple[type, Any, str]]] = {
     "security": {
         "join_code": (bool, True, "ask for the join code before a device may act on a game"),
         "allow_outside": (bool, False, "serve requests from outside the local network"),
+        "names": (str, "", "other names the page is opened by (a router's own domain), separated by commas"),
     },
 }
 

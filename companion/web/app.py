@@ -1,8 +1,9 @@
 """The page's Flask app: the page, a small JSON API, the live stream and the camera view.
 
 The app never touches an engine: it reads the table's latest view and posts commands through the table's
-queue, waiting for the answer. Every request is checked (local network, same origin, the join-code hook);
-a bad one gets a 4xx JSON `{"ok": false, "message": ...}` that the page shows, and the game is unchanged.
+queue, waiting for the answer. Every request is checked (local network, sent to the companion's own name,
+same origin, the join-code hook); a bad one gets a 4xx JSON `{"ok": false, "message": ...}` that the page
+shows, and the game is unchanged.
 """
 from __future__ import annotations
 
@@ -15,11 +16,23 @@ from flask import Flask, Response, jsonify, render_template, request
 from ..games import registry
 from ..table.camera import TrayNotKept
 from . import boards
-from .security import Refused, check_client, check_same_origin
+from .security import Refused, check_client, check_host, check_same_origin
 from .stream import KEEPALIVE_SECONDS, LIFETIME_SECONDS, Broadcaster, TooManyStreams
 
 MAX_BODY_BYTES = 16 * 1024
 COMMAND_TIMEOUT_S = 10.0
+LARGEST_GAME_ID = 2 ** 63 - 1  # SQLite's largest integer
+# Every response: scripts and styles from the page's own files only (a name that got into the page as markup
+# could not run: no inline script, handler or style attribute), never inside another site's frame (a tap on
+# undo or join made through a page laid over it). 'unsafe-eval' is for the browser tests, whose Playwright
+# predicates are evaluated in the page; the page itself evaluates no text.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self'; img-src 'self'; "
+                               "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
 
 
 def game_infos() -> list[dict[str, Any]]:
@@ -43,8 +56,9 @@ def decorate(view: dict[str, Any]) -> dict[str, Any]:
     return {**view, "game": page_game}
 
 
-def create_app(service, *, allow_outside: bool = False, max_streams: int = 16, demo: bool = False,
-               keepalive: float = KEEPALIVE_SECONDS, stream_lifetime: float = LIFETIME_SECONDS) -> Flask:
+def create_app(service, *, allow_outside: bool = False, names: tuple[str, ...] = (), max_streams: int = 16,
+               demo: bool = False, keepalive: float = KEEPALIVE_SECONDS,
+               stream_lifetime: float = LIFETIME_SECONDS) -> Flask:
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.json.sort_keys = False
@@ -63,12 +77,19 @@ def create_app(service, *, allow_outside: bool = False, max_streams: int = 16, d
     def guard():
         try:
             check_client(request.remote_addr, allow_outside)
+            check_host(request.host, allow_outside, names)
             check_same_origin(request.method, request.headers, request.host)
             if request.method == "POST" and demo:
                 raise Refused(403, "this is the demo: it plays itself. Run `companion serve` to play a game.")
         except Refused as exc:
             return fail(exc.status, exc.message)
         return None
+
+    @app.after_request
+    def secure_headers(response: Response) -> Response:
+        for header, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(header, value)
+        return response
 
     @app.errorhandler(404)
     def not_found(_exc):
@@ -111,7 +132,7 @@ def create_app(service, *, allow_outside: bool = False, max_streams: int = 16, d
 
     @app.get("/api/history/<int:game_id>")
     def game_history(game_id: int):
-        row = service.journal.game(game_id)
+        row = service.journal.game(game_id) if game_id <= LARGEST_GAME_ID else None
         if row is None:
             return fail(404, f"there is no game number {game_id}")
         steps: list[dict[str, Any]] = []
@@ -129,8 +150,10 @@ def create_app(service, *, allow_outside: bool = False, max_streams: int = 16, d
             return fail(415, "send the request as JSON (Content-Type: application/json)")
         try:
             body = json.loads(request.get_data(as_text=True) or "null")
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        except ValueError as exc:  # not JSON, not UTF-8, or a number of more than 4300 digits
             return fail(400, f"the request is not valid JSON: {exc}")
+        except RecursionError:
+            return fail(400, "the request is nested too deeply")
         if not isinstance(body, dict):
             return fail(400, 'a request is a JSON object like {"do": "undo"}')
         try:
@@ -182,7 +205,10 @@ def create_app(service, *, allow_outside: bool = False, max_streams: int = 16, d
         camera = getattr(service, "camera", None)
         if camera is None:
             return fail(409, "there is no camera to calibrate")
-        body = request.get_json(silent=True)
+        try:
+            body = request.get_json(silent=True)
+        except RecursionError:  # nested too deeply to read
+            body = None
         box = body.get("tray") if isinstance(body, dict) else None
         if box != "auto" and (not isinstance(box, list) or len(box) != 4
                               or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in box)

@@ -25,6 +25,7 @@ def build(args, tap=None, record_dir=None):
     from ..table.journal import JournalError
     from ..table.service import Service
     from .app import create_app
+    from .security import extra_names
 
     overrides: dict = {"service": {}}
     if args.host:
@@ -46,6 +47,7 @@ def build(args, tap=None, record_dir=None):
     except JournalError as exc:
         raise CliError(str(exc)) from None
     app = create_app(service, allow_outside=settings["security"]["allow_outside"],
+                     names=extra_names(settings["security"]["names"]),
                      max_streams=settings["service"]["max_streams"], demo=args.demo)
     app.extensions["companion_join_codes"] = None
     if settings["security"]["join_code"] and not args.demo:

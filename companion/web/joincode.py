@@ -4,7 +4,12 @@ Anyone on the home network may watch; a device acts on a game only after enterin
 companion's own screen (requests from the Pi itself are the table's own screen and always joined), in the
 service log, or as a QR code on a device that already joined. The code and the signing key live in the
 state directory, so joined devices stay joined across restarts; `rotate()` makes a new code and signs every
-device out. Wrong guesses are rate-limited per address.
+device out. Wrong guesses are rate-limited per address, and across the whole network: a device may take as
+many addresses as it likes (any IPv6 device has a /64 of them), so at most MAX_WRONG_PER_HOUR wrong codes an
+hour are tried in all, which puts the million codes years away. The price: someone on the network who keeps
+guessing keeps new devices from joining (joined ones and the table's own screen play on). The join link
+(GET /join) is refused when another site's page opens it, so a page on the internet can neither sign a phone
+in nor spend the network's guesses.
 """
 from __future__ import annotations
 
@@ -18,12 +23,14 @@ import time
 from collections import defaultdict, deque
 from pathlib import Path
 from typing import Callable
+from urllib.parse import urlsplit
 
 from ..durable import write_json
 
 COOKIE = "companion_join"
 CODE_DIGITS = 6
-MAX_WRONG_PER_MINUTE = 10
+MAX_WRONG_PER_MINUTE = 10  # from one address
+MAX_WRONG_PER_HOUR = 100  # from all addresses together
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
@@ -31,7 +38,8 @@ class JoinCodes:
     def __init__(self, state_dir: str | Path, clock: Callable[[], float] = time.monotonic):
         self.path = Path(state_dir) / "join.json"
         self.clock = clock
-        self._wrong: dict[str, deque[float]] = defaultdict(deque)
+        self._wrong: dict[str, deque[float]] = defaultdict(deque)  # only addresses with a recent wrong code
+        self._all_wrong: deque[float] = deque()
         data = self._read()
         if data is None:
             data = self._new_secrets()
@@ -61,20 +69,35 @@ class JoinCodes:
         self.code, self._key = data["code"], bytes.fromhex(data["key"])
         return self.code
 
+    def _forget_old(self) -> None:
+        now = self.clock()
+        while self._all_wrong and now - self._all_wrong[0] > 3600:
+            self._all_wrong.popleft()
+        for address in list(self._wrong):
+            attempts = self._wrong[address]
+            while attempts and now - attempts[0] > 60:
+                attempts.popleft()
+            if not attempts:
+                del self._wrong[address]
+
+    def too_many_on_network(self) -> bool:
+        self._forget_old()
+        return len(self._all_wrong) >= MAX_WRONG_PER_HOUR
+
     def too_many_wrong(self, address: str) -> bool:
-        attempts = self._wrong[address]
-        while attempts and self.clock() - attempts[0] > 60:
-            attempts.popleft()
-        return len(attempts) >= MAX_WRONG_PER_MINUTE
+        if self.too_many_on_network():
+            return True
+        return address in self._wrong and len(self._wrong[address]) >= MAX_WRONG_PER_MINUTE
 
     def check(self, entered: str, address: str) -> bool:
-        """True when `entered` is the code; a wrong one counts against `address`."""
+        """True when `entered` is the code; a wrong one counts against `address` and the network."""
         if self.too_many_wrong(address):
             return False
-        normalised = "".join(ch for ch in str(entered) if ch.isdigit())
+        normalised = "".join(ch for ch in str(entered) if ch in "0123456789")  # not other scripts' digits
         if hmac.compare_digest(normalised, self.code):
             return True
         self._wrong[address].append(self.clock())
+        self._all_wrong.append(self.clock())
         return False
 
     def issue_token(self) -> str:
@@ -132,9 +155,17 @@ def install(app, codes: JoinCodes | None) -> None:
                            join=True), 403
         return None
 
+    @app.after_request
+    def never_cached(response):
+        if request.path in ("/join", "/api/join", "/api/join/qr"):  # they hold the code, or a cookie
+            response.headers["Cache-Control"] = "no-store"
+        return response
+
     def try_code(entered) -> tuple[str, int] | None:
         """None when `entered` is the code; else what is wrong and the status to answer with."""
         address = request.remote_addr or "?"
+        if codes.too_many_on_network():
+            return "Too many wrong codes were tried on this network: wait a while, then try again.", 429
         if codes.too_many_wrong(address):
             return "Too many wrong codes: wait a minute, then try again.", 429
         if not codes.check(str(entered), address):
@@ -149,7 +180,10 @@ def install(app, codes: JoinCodes | None) -> None:
     def join():
         if codes is None:
             return jsonify(joined=True)
-        payload = request.get_json(silent=True)
+        try:
+            payload = request.get_json(silent=True)
+        except RecursionError:  # nested too deeply to read
+            payload = None
         entered = payload.get("code") if isinstance(payload, dict) else None
         if not isinstance(entered, (str, int)):
             return jsonify(error="Send the join code as {\"code\": \"123456\"}."), 400
@@ -158,16 +192,31 @@ def install(app, codes: JoinCodes | None) -> None:
             return jsonify(error=wrong[0]), wrong[1]
         return remember(make_response(jsonify(joined=True)))
 
+    def opened_from_another_site() -> bool:
+        """A link, image or frame on another site's page (Sec-Fetch-Site; the Referer where a browser lacks it),
+        not a QR code scanned or an address typed."""
+        site = request.headers.get("Sec-Fetch-Site")
+        if site is not None:
+            return site not in ("none", "same-origin")
+        referer = request.headers.get("Referer")
+        return bool(referer) and urlsplit(referer).netloc.lower() != request.host.lower()
+
+    def join_page(message: str, status: int):
+        page = (f"<!doctype html><meta name=viewport content='width=device-width'><title>Join the table</title>"
+                f"<p>{html.escape(message)}</p><p><a href='/'>Open the companion's page</a></p>")
+        return app.response_class(page, status=status, mimetype="text/html")
+
     @app.get("/join")
     def join_by_link():
         """Where the QR code leads: the code in the address joins this device, then the page opens."""
         if codes is None or joined():
             return redirect("/", 303)
+        if opened_from_another_site():
+            return join_page("A link on another site cannot join this device: scan the companion's QR code, "
+                             "or enter the join code on its page.", 403)
         wrong = try_code(request.args.get("code", ""))
         if wrong:
-            page = (f"<!doctype html><meta name=viewport content='width=device-width'><title>Join the table</title>"
-                    f"<p>{html.escape(wrong[0])}</p><p><a href='/'>Open the companion's page</a></p>")
-            return app.response_class(page, status=wrong[1], mimetype="text/html")
+            return join_page(*wrong)
         return remember(redirect("/", 303))
 
     @app.get("/api/join")
@@ -183,4 +232,10 @@ def install(app, codes: JoinCodes | None) -> None:
             return jsonify(error="The join code is turned off in the settings."), 404
         if not joined():
             return jsonify(error="Only a device that has joined may show the join code."), 403
-        return app.response_class(codes.qr_svg(request.host_url), mimetype="image/svg+xml")
+        url = request.host_url
+        if urlsplit(url).hostname in ("127.0.0.1", "localhost", "::1"):  # the table's own screen's address
+            others = app.config.get("PAGE_URLS") or []  # where other phones open the page: set by serve
+            if not others:
+                return jsonify(error="No address other phones can open is known (is the Pi on the network?)."), 404
+            url = others[0]
+        return app.response_class(codes.qr_svg(url), mimetype="image/svg+xml")

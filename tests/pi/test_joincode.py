@@ -53,7 +53,9 @@ def test_the_right_code_joins_and_the_cookie_remembers(codes):
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
     assert client.post("/api/action", environ_base=PHONE).status_code == 200
     assert client.get("/api/join", environ_base=PHONE).json["code"] == codes.code
-    qr = client.get("/api/join/qr", environ_base=PHONE)
+    qr = client.get("/api/join/qr", environ_base=PHONE)  # at localhost: no address another phone could open
+    assert qr.status_code == 404 and "No address other phones can open" in qr.json["error"]
+    qr = client.get("/api/join/qr", base_url="http://192.168.1.40:8080")  # the table's screen by its address
     assert qr.status_code == 200 and qr.mimetype == "image/svg+xml" and b"<svg" in qr.data
 
 

@@ -409,9 +409,13 @@ def test_a_page_opened_while_the_companion_cannot_answer_loads_the_games_once_it
 def test_the_tables_own_screen_shows_the_join_code_and_its_qr_code(browser, served, tmp_path):
     from companion.web.joincode import JoinCodes, install
 
+    import cv2
+    import numpy as np
+
     base, app = served()
     codes = JoinCodes(tmp_path / "join")
     install(app, codes)
+    app.config["PAGE_URLS"] = ["http://192.168.1.40:8080/"]
     page, errors = open_page(browser, base, "phone")
     try:
         page.wait_for_selector("#share-join:not([hidden])")
@@ -419,6 +423,10 @@ def test_the_tables_own_screen_shows_the_join_code_and_its_qr_code(browser, serv
         page.wait_for_function("document.getElementById('join-qr').complete")
         drawn = page.evaluate("document.getElementById('join-qr').naturalWidth")
         assert drawn >= 100, "the QR code image is drawn, not a broken image"
+        shot = cv2.imdecode(np.frombuffer(page.locator("#join-qr").screenshot(), np.uint8), cv2.IMREAD_COLOR)
+        scanned, _, _ = cv2.QRCodeDetector().detectAndDecode(shot)
+        assert scanned == f"http://192.168.1.40:8080/join?code={codes.code}", \
+            "the table's own screen (127.0.0.1) shows an address the other phones can open"
         assert errors == []
     finally:
         page.close()

@@ -23,6 +23,15 @@
     return node;
   }
 
+  // A spot of colour. The colour is what a player sent (any short word): set as one CSS value, never as style
+  // text, so "red;position:fixed;inset:0" paints nothing instead of laying a layer over the page; a plain word
+  // or #hex only, so it cannot load anything either.
+  function swatch(cls, colour) {
+    const node = el("span", { class: cls });
+    if (/^([a-z]+|#[0-9a-f]{3,8})$/i.test(String(colour))) node.style.background = colour;
+    return node;
+  }
+
   // A message stays until it is read: the next tap anywhere (or its ✕, or Escape) puts it away, no timer.
   function toast(message) {
     $("toast-text").textContent = message;
@@ -333,7 +342,7 @@
       if (c.chance !== undefined) attrs["data-chance"] = c.chance;
       if (c.kind) attrs["data-odds"] = c.kind;
       const node = el(tag, attrs);
-      if (c.colour) node.append(el("span", { class: "ball", style: `background:${c.colour}` }));
+      if (c.colour) node.append(swatch("ball", c.colour));
       node.append(c.text);
       if (c.under) node.append(el("small", {}, c.under));
       return node;
@@ -351,7 +360,7 @@
     const body = el("tbody", {});
     game.players.forEach((p, i) => {
       const colour = p.colour || COLOURS[i % COLOURS.length];
-      const who = el("th", { scope: "row" }, el("span", { class: "dot", style: `background:${colour}` }), p.name,
+      const who = el("th", { scope: "row" }, swatch("dot", colour), p.name,
         el("small", { class: "colour-name" }, ` (${colour})`));
       const row = el("tr", {}, who, el("td", { class: "num" }, game.scores[i] ?? ""));
       if (i === game.current_player) { row.classList.add("current"); row.setAttribute("aria-current", "true"); }
@@ -613,6 +622,7 @@
         const body = await joined.json();
         if (body.code) {
           $("join-code").textContent = body.code;
+          $("join-qr").onerror = () => { $("join-qr").hidden = true; };  // no address other phones can open
           $("join-qr").src = "/api/join/qr";
           $("join-qr").hidden = false;
           $("share-join").hidden = false;
