@@ -130,6 +130,15 @@ class JoinCodes:
         return out.getvalue().decode()
 
 
+def _is_address(host: str | None) -> bool:
+    """A numeric address: what a QR code should hold, as not every phone resolves companion.local."""
+    try:
+        ipaddress.ip_address(host or "")
+        return True
+    except ValueError:
+        return False
+
+
 def is_own_screen(remote_addr: str | None) -> bool:
     try:
         return ipaddress.ip_address(remote_addr or "").is_loopback
@@ -237,5 +246,5 @@ def install(app, codes: JoinCodes | None) -> None:
             others = app.config.get("PAGE_URLS") or []  # where other phones open the page: set by serve
             if not others:
                 return jsonify(error="No address other phones can open is known (is the Pi on the network?)."), 404
-            url = others[0]
+            url = next((u for u in others if _is_address(urlsplit(u).hostname)), others[0])
         return app.response_class(codes.qr_svg(url), mimetype="image/svg+xml")

@@ -415,7 +415,7 @@ def test_the_tables_own_screen_shows_the_join_code_and_its_qr_code(browser, serv
     base, app = served()
     codes = JoinCodes(tmp_path / "join")
     install(app, codes)
-    app.config["PAGE_URLS"] = ["http://192.168.1.40:8080/"]
+    app.config["PAGE_URLS"] = ["http://companion.local:8080/", "http://192.168.1.40:8080/"]
     page, errors = open_page(browser, base, "phone")
     try:
         page.wait_for_selector("#share-join:not([hidden])")
