@@ -45,13 +45,7 @@ def test_a_reconnecting_page_loses_nothing(served, service):
     client = SSEClient(base + "/events")
     seen = client.next_state()["version"]
     client.close()
-    post(base, START)  # happens while the page is away
-    again = SSEClient(base + "/events", last_event_id=str(seen))
-    try:
-        state = again.next_state()
-        assert state["version"] > seen and state["game"]["name"] == "mountain-goats"
-    finally:
-        again.close()
+    start_while_away_then_reconnect(base, seen)
 
 
 def test_streams_are_capped_and_kept_alive(served):
@@ -129,13 +123,7 @@ def test_a_stream_ends_after_its_lifetime_and_the_page_reconnects_to_the_current
         assert [e["event"] for e in last] == ["renew"], "the page is told to open the next stream at once"
     finally:
         old.close()
-    post(base, START)
-    again = SSEClient(base + "/events", last_event_id=str(seen))
-    try:
-        state = again.next_state()
-        assert state["version"] > seen and state["game"]["name"] == "mountain-goats"
-    finally:
-        again.close()
+    start_while_away_then_reconnect(base, seen)
 
 
 def test_a_page_that_stops_reading_never_spills_its_stream_to_the_memory_card(served, monkeypatch):
@@ -171,3 +159,14 @@ def wait_for_taken(box, timeout=5.0) -> bool:
             return False
         time.sleep(0.001)
     return True
+
+
+def start_while_away_then_reconnect(base: str, seen: int) -> None:
+    """A game starts while the page is away; the page coming back with Last-Event-ID gets the new state."""
+    post(base, START)
+    again = SSEClient(base + "/events", last_event_id=str(seen))
+    try:
+        state = again.next_state()
+        assert state["version"] > seen and state["game"]["name"] == "mountain-goats"
+    finally:
+        again.close()
