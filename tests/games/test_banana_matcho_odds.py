@@ -47,10 +47,12 @@ def test_matcho_odds_match_every_sequence_of_throws(run_cli, matchos, throws, mo
 @pytest.mark.parametrize("matchos, monkey_faces", [(0, 1), (1, 2), (2, 1)])
 def test_matcho_odds_over_many_throws_match_independent_dice(run_cli, matchos, monkey_faces):
     """Each blank die independently turns within n throws with chance 1 - (1 - p)**n."""
-    _, out, _ = run_cli("odds", "banana-matcho", "--matchos", str(matchos), "--throws", "12",
-                        "--monkey-faces", str(monkey_faces), "--json")
+    code, out, err = run_cli("odds", "banana-matcho", "--matchos", str(matchos), "--throws", "12",
+                             "--monkey-faces", str(monkey_faces), "--json")
+    assert code == 0, err
     p = Fraction(monkey_faces, 6)
     by_throw = json.loads(out)["by_throw"]
+    assert [row["throws"] for row in by_throw] == list(range(1, 13))
     for row in by_throw:
         assert Fraction(row["chance"]) == (1 - (1 - p) ** row["throws"]) ** (3 - matchos)
 

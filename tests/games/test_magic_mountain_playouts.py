@@ -129,7 +129,7 @@ def _state_before_hits(seed, colour):
 
 @settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 10_000), colour=st.sampled_from(["red", "yellow", "blue", "purple", "white"]),
-       picks=st.lists(st.integers(0, 9), max_size=5))
+       picks=st.lists(st.integers(0, 9), min_size=1, max_size=5))
 def test_a_hit_sends_a_figure_to_the_next_vacant_space_of_the_ball_colour(seed, colour, picks):
     state = _state_before_hits(seed, colour)
     for pick in picks:
@@ -141,6 +141,7 @@ def test_a_hit_sends_a_figure_to_the_next_vacant_space_of_the_ball_colour(seed, 
         occupied = {p for f, p in state.positions.items() if f != figure}
         state.apply(Hits((figure,)))
         end = state.positions[figure]
+        assert end > start, "a hit moves the figure on, up the path"
         skipped = [s for s in range(start + 1, min(end, 31)) if state.board.path[s - 1] == colour]
         assert all(s in occupied for s in skipped)
         assert end == GOAL or (state.board.path[end - 1] == colour and end not in occupied)

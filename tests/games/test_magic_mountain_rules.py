@@ -118,8 +118,11 @@ def test_students_cannot_be_moved_after_a_miss():
     state = new()
     ball_in(state, "red")
     state.apply(Hits(()))
-    with pytest.raises(IllegalAction):
+    assert state.legal_actions() == [MoveOnMiss(w) for w in ("W1", "W2", "W3", "W4")], "a miss moves a witch"
+    before = state.to_json()
+    with pytest.raises(IllegalAction, match=r"Move Student 1 one space on, to space 7 is not a legal action now"):
         state.apply(MoveOnMiss("S1"))
+    assert state.to_json() == before
 
 
 def test_the_bag_holds_five_balls_drawn_without_replacement_then_refilled():

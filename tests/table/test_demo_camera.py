@@ -96,6 +96,8 @@ def test_the_demo_service_serves_the_camera_picture(tmp_path):
             reply = client.get("/camera.jpg")
         assert reply.status_code == 200 and reply.mimetype == "image/jpeg"
         assert reply.data[:2] == b"\xff\xd8"
-        assert client.post("/api/tray", json={"tray": "auto"}).status_code in (200, 403)
+        refused = client.post("/api/tray", json={"tray": "auto"})  # the demo plays itself: nothing to set
+        assert refused.status_code == 403 and refused.json["message"].startswith("this is the demo: it plays itself")
+        assert client.get("/camera.jpg").data[:2] == b"\xff\xd8", "the camera view goes on"
     finally:
         service.stop()

@@ -42,10 +42,15 @@ def test_the_demo_does_not_wipe_the_journal_of_a_demo_still_running(tmp_path):
         assert table.request(START).ok
         with pytest.raises(JournalError, match="open in another companion"):
             Journal(tmp_path, fresh=True)
-        assert table.view()["game"] is not None
+        assert table.request({"do": "dice", "values": [3, 4]}).ok, "the running demo's game goes on"
         table.stop()
     finally:
         running.close()
+    kept = Table(Journal(tmp_path))  # what the running demo wrote is still in its folder
+    try:
+        assert kept.view()["game"]["name"] == "fake-race" and len(kept.view()["game"]["history"]) == 1
+    finally:
+        kept.journal.close()
     assert Table(Journal(tmp_path, fresh=True)).view()["game"] is None, "a demo that starts alone starts afresh"
 
 

@@ -83,6 +83,7 @@ probabilities = hnp.arrays(np.float32, (6, 7), elements=st.floats(2 ** -10, 1, w
 def test_the_red_view_never_changes_a_value_nor_turns_a_face_down(colour, red):
     crops = np.stack([die_crop(*RED_PIPS_ON_SMOKE)] * len(colour))
     confirmed = confirm_through_red(RedReader(red), crops, colour, BELOW, NOT_A_FACE_FROM)
+    assert confirmed.shape == colour.shape
     for before, after in zip(colour, confirmed):
         if after.tolist() == before.tolist():
             continue

@@ -46,7 +46,9 @@ def test_one_event_per_roll_with_the_right_values_and_none_while_moving(case):
 def test_the_roll_is_read_after_settle_ms_of_stillness_by_frame_time():
     frames = sequence(5, rolls=2, dice=2)
     for settle_ms in (300, 600):
-        for event, truth in replay(frames, settle_ms=settle_ms):
+        events = replay(frames, settle_ms=settle_ms)
+        assert [truth.roll for _, truth in events] == [0, 1], f"each roll is read once with settle_ms={settle_ms}"
+        for event, truth in events:
             last_moving = max(s.frame.t for s in frames if s.truth.roll == truth.roll and s.truth.moving)
             waited_ms = (event.t - last_moving) / 1e6
             assert settle_ms <= waited_ms <= settle_ms + 2 * 1000 / 30 + 1

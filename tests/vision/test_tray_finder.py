@@ -159,7 +159,9 @@ def test_the_service_camera_finds_the_tray_again_when_the_page_sets_auto(tmp_pat
     from companion.config import load_settings
     from companion.table.camera import open_camera
 
-    frame, _ = _scene(0)
+    from companion.vision.sources import Frame
+
+    frame, truth = _scene(0)
     folder = tmp_path / "camera"
     folder.mkdir()
     cv2.imwrite(str(folder / "00.png"), frame)
@@ -168,6 +170,11 @@ def test_the_service_camera_finds_the_tray_again_when_the_page_sets_auto(tmp_pat
     try:
         assert feed.pipeline.tray == (10, 10, 300, 200) and feed.pipeline.auto_tray is None
         feed.set_tray(None)  # the page's "auto"
-        assert feed.pipeline.auto_tray is not None
+        assert feed.pipeline.tray is None, "the tray set by hand is no longer used"
+        events = [e for i in range(40) for e in feed.pipeline.process(Frame(i * 100_000_000, frame))]
+        assert feed.pipeline.auto_tray.decided and feed.pipeline.tray == find_tray(frame)
+        settled = [e for e in events if e.type == "dice_settled"]
+        assert len(settled) == 1
+        assert sorted(d.value for d in settled[0].dice) == sorted(die.value for die in truth.dice)
     finally:
         feed.stop()

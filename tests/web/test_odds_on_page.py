@@ -183,10 +183,13 @@ def test_magic_mountain_shows_the_next_ball_and_where_a_hit_sends_each_figure(br
         assert shown == {"red25%": 0.25, "yellowin hand": 0.0, "blue25%": 0.25, "purple25%": 0.25, "white25%": 0.25}
         assert {b["colour"]: b["probability"] for b in expected["next_ball"]} == {
             "red": 0.25, "blue": 0.25, "purple": 0.25, "white": 0.25}
-        sends = page.text_content("#tip p[data-odds=sends]")
-        for figure in expected["figures"]:
-            target = figure["targets"]["yellow"]
-            assert f"{figure['figure']}" in sends and f"→ {'Goal!' if target == 'goal' else target}" in sends
+        sends = page.text_content("#tip p[data-odds=sends]")  # "If the yellow ball hits: S1, S2 → 7; W1 → 12."
+        assert sends.startswith("If the yellow ball hits: ") and sends.endswith(".")
+        shown_targets = {name: target for group in sends[len("If the yellow ball hits: "):-1].split("; ")
+                         for names, target in [group.split(" → ")] for name in names.split(", ")}
+        assert shown_targets == {f["figure"]: "Goal!" if f["targets"]["yellow"] == "goal" else str(f["targets"]["yellow"])
+                                 for f in expected["figures"]}
+        assert len(shown_targets) == 10
         assert page.locator("#moves.grid button.move").all_text_contents() == ["1", "2", "3", "4", "5", "6"]
         assert page.text_content("#moves .moves-head") == "Put the yellow ball in opening:"
         last = page.locator("#moves button.move").last.bounding_box()

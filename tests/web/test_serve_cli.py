@@ -1,6 +1,7 @@
 """`companion serve` when it cannot serve: one clear line, and the game journal it opened is closed."""
 import argparse
 import socket
+import sqlite3
 
 import pytest
 
@@ -28,5 +29,5 @@ def test_a_busy_port_is_named_and_the_journal_is_closed(tmp_path, monkeypatch):
         with pytest.raises(CliError, match=rf"cannot listen on 127.0.0.1:{port}"):
             cli_serve.run(_args(tmp_path, port))
     assert len(stopped) == 1
-    with pytest.raises(Exception, match="closed"):
+    with pytest.raises(sqlite3.ProgrammingError, match="closed database"):
         stopped[0].journal.meta("current_game")
