@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import socket
 import threading
 
 from ..cli import CliError
@@ -78,9 +79,12 @@ def _watchdog():
 # The most a page that stops reading (a phone locked mid-stream) gets queued, in memory: its stream then
 # waits. waitress's default queues 16 MB, spilled past 1 MB to a temporary file on the memory card.
 OUTBUF_LIMIT = 256 * 1024
+# A page whose connection takes nothing for this long is dropped (TCP_USER_TIMEOUT): a phone that froze its tab
+# keeps the connection open and, once OUTBUF_LIMIT is queued, holds its live-page slot and thread for ever.
+STALLED_MS = 60_000
 
 
-def page_server(app, host: str, port: int, threads: int):
+def page_server(app, host: str, port: int, threads: int, stalled_ms: int = STALLED_MS):
     """waitress set up for the page. A live page holds its response open for minutes: the lookahead keeps
     reading its socket meanwhile, so waitress sees a page that closed and the stream can end (its
     `waitress.client_disconnected`). Every view is far below the spare room between the two buffer limits,
@@ -91,9 +95,16 @@ def page_server(app, host: str, port: int, threads: int):
 
     # Refused before it is read: by default waitress spools up to 1 GB per request to a temporary file (on the
     # memory card) before the app can say no.
-    return create_server(app, host=host, port=port, threads=threads, channel_timeout=60, ident="companion",
-                         max_request_body_size=MAX_BODY_BYTES, channel_request_lookahead=1,
-                         outbuf_high_watermark=OUTBUF_LIMIT, outbuf_overflow=4 * OUTBUF_LIMIT)
+    server = create_server(app, host=host, port=port, threads=threads, channel_timeout=60, ident="companion",
+                           max_request_body_size=MAX_BODY_BYTES, channel_request_lookahead=1,
+                           outbuf_high_watermark=OUTBUF_LIMIT, outbuf_overflow=4 * OUTBUF_LIMIT,
+                           log_socket_errors=False)
+    if hasattr(socket, "TCP_USER_TIMEOUT"):  # Linux; accepted connections inherit it from the listening socket
+        listening = [server] if hasattr(server, "socket") else \
+            [d for d in server.map.values() if getattr(d, "accepting", False)]  # a name with several addresses
+        for listener in listening:
+            listener.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, stalled_ms)
+    return server
 
 
 def run(args, tap=None, record_dir=None) -> int:

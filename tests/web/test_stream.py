@@ -170,3 +170,35 @@ def start_while_away_then_reconnect(base: str, seen: int) -> None:
         assert state["version"] > seen and state["game"]["name"] == "mountain-goats"
     finally:
         again.close()
+
+
+def test_a_frozen_page_that_reads_nothing_gives_its_slot_back(service):
+    """A phone that froze its tab keeps the connection open but reads nothing: once what is queued for it is
+    full, the stream cannot even reach its next keepalive. The connection is dropped after `stalled_ms`
+    without the page taking anything, and the slot is free again."""
+    import threading
+
+    from companion.web.app import create_app
+    from companion.web.cli_serve import page_server
+
+    app = create_app(service, max_streams=1, keepalive=600)
+    server = page_server(app, "127.0.0.1", 0, threads=4, stalled_ms=1500)
+    threading.Thread(target=server.run, daemon=True).start()
+    broadcaster = app.extensions["companion"]["broadcaster"]
+    frozen = socket.socket()
+    frozen.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    try:
+        frozen.connect(("127.0.0.1", int(server.effective_port)))
+        frozen.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+        wait_for(lambda: broadcaster.open_streams == 1, "the frozen page's stream")
+        for version in range(1, 400):  # far more than the kernel and waitress hold for the page
+            broadcaster.publish({"version": version, "game": None, "padding": "x" * 100_000})
+            if broadcaster.open_streams == 0:
+                break
+            time.sleep(0.005)
+        wait_for(lambda: broadcaster.open_streams == 0, "the frozen page's slot to be given back")
+    finally:
+        frozen.close()
+        broadcaster.stop()
+        app.extensions["companion"]["stop"]()
+        server.close()
