@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import signal
 import socket
-import threading
 
 from ..cli import CliError
 
@@ -138,16 +137,17 @@ def run(args, tap=None, record_dir=None) -> int:
     if watchdog is not None:
         watchdog.notifier.ready("serving the page")
         watchdog.start()
-    stop = threading.Event()
-
     def shutdown(*_):
-        stop.set()
-        server.close()
+        """The open pages' streams end first: waitress's loop runs while any connection is open, and closing
+        only the listening socket left it serving a page for ever (a stop that waited for systemd's SIGKILL)."""
+        app.extensions["companion"]["broadcaster"].stop()
+        raise SystemExit  # waitress ends its loop and its worker threads on it
 
     signal.signal(signal.SIGTERM, shutdown)
+    signal.signal(signal.SIGINT, shutdown)
     try:
         server.run()
-    except (KeyboardInterrupt, OSError):
+    except (SystemExit, KeyboardInterrupt, OSError):
         pass
     finally:
         app.extensions["companion"]["broadcaster"].stop()
