@@ -44,3 +44,32 @@ def served(service):
         app.extensions["companion"]["broadcaster"].stop()
         server.close()
         thread.join(5)
+
+
+class CompanionProcess:
+    """`companion serve` in a process of its own on a free port, without camera or sensors, its games in
+    `folder`; `start()` may be called again after a stop (the same port and games: a restart)."""
+
+    def __init__(self, folder):
+        import os
+        import socket
+
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        self.base = f"http://127.0.0.1:{port}"
+        self.env = {**os.environ, "COMPANION_SETTINGS": "", "COMPANION_SERVICE_HOST": "127.0.0.1",
+                    "COMPANION_SERVICE_PORT": str(port), "COMPANION_SERVICE_MDNS": "off",
+                    "COMPANION_SERVICE_STATE_DIR": str(folder / "games"),
+                    "COMPANION_CAMERA_SOURCE": str(folder / "no-camera-here"), "COMPANION_SENSORS_BACKEND": "none"}
+
+    def start(self, stderr=None):
+        """The running process, once it says where the page is. `stderr` as for subprocess (default: dropped)."""
+        import subprocess
+        import sys
+
+        process = subprocess.Popen([sys.executable, "-m", "companion", "serve"], env=self.env, text=True,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL if stderr is None else stderr)
+        while " is on " not in (process.stdout.readline() or " is on "):
+            pass
+        return process

@@ -291,26 +291,12 @@ def test_an_open_page_follows_the_game_after_the_service_restarts(browser, tmp_p
     """The view's version counts again from 0 in a new run; an open page must not take the new views for
     old ones and freeze on the last turn it saw."""
     import json
-    import socket
-    import subprocess
-    import sys
     import urllib.request
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    env = {**os.environ, "COMPANION_SETTINGS": "", "COMPANION_SERVICE_HOST": "127.0.0.1",
-           "COMPANION_SERVICE_PORT": str(port), "COMPANION_SERVICE_MDNS": "off",
-           "COMPANION_SERVICE_STATE_DIR": str(tmp_path / "games"),
-           "COMPANION_CAMERA_SOURCE": str(tmp_path / "no-camera-here"), "COMPANION_SENSORS_BACKEND": "none"}
-    base = f"http://127.0.0.1:{port}"
+    from tests.web.conftest import CompanionProcess
 
-    def serve():
-        process = subprocess.Popen([sys.executable, "-m", "companion", "serve"], env=env, text=True,
-                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        while " is on " not in (process.stdout.readline() or " is on "):
-            pass
-        return process
+    companion = CompanionProcess(tmp_path)
+    base, serve = companion.base, companion.start
 
     def post(command):
         request = urllib.request.Request(base + "/api/command", data=json.dumps(command).encode(),

@@ -37,27 +37,17 @@ def test_a_busy_port_is_named_and_the_journal_is_closed(tmp_path, monkeypatch):
 def test_the_service_stops_at_once_with_pages_open(tmp_path, stop_signal):
     """`systemctl stop` (SIGTERM) or Ctrl-C while phones have the page open: waitress's loop ran while any page
     was connected, so the companion kept serving until systemd killed it 90 s later."""
-    import os
     import signal
     import subprocess
-    import sys
 
     from companion.web.sse_client import SSEClient
+    from tests.web.conftest import CompanionProcess
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    env = {**os.environ, "COMPANION_SETTINGS": "", "COMPANION_SERVICE_HOST": "127.0.0.1",
-           "COMPANION_SERVICE_PORT": str(port), "COMPANION_SERVICE_MDNS": "off",
-           "COMPANION_SERVICE_STATE_DIR": str(tmp_path / "games"),
-           "COMPANION_CAMERA_SOURCE": str(tmp_path / "no-camera-here"), "COMPANION_SENSORS_BACKEND": "none"}
-    service = subprocess.Popen([sys.executable, "-m", "companion", "serve"], env=env, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    companion = CompanionProcess(tmp_path)
     pages = []
+    service = companion.start(stderr=subprocess.PIPE)
     try:
-        while " is on " not in (service.stdout.readline() or " is on "):
-            pass
-        pages = [SSEClient(f"http://127.0.0.1:{port}/events") for _ in range(4)]
+        pages = [SSEClient(companion.base + "/events") for _ in range(4)]
         for page in pages:
             assert page.next_state()["game"] is None
         service.send_signal(getattr(signal, stop_signal))
