@@ -54,8 +54,7 @@ def test_the_service_stops_at_once_with_pages_open(tmp_path, stop_signal):
         _, err = service.communicate(timeout=30)
         assert service.returncode == 0 and "Traceback" not in err, err
         for page in pages:
-            with pytest.raises(ConnectionError, match="the stream ended"):
-                page.next_state()
+            list(page.events())  # what was sent before the stop, then the end (a read timeout if still open)
     finally:
         for page in pages:
             page.close()
