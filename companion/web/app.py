@@ -16,7 +16,7 @@ from flask import Flask, Response, jsonify, render_template, request
 from ..games import registry
 from ..table.camera import TrayNotKept
 from . import boards
-from .security import Refused, check_client, check_host, check_same_origin
+from .security import Refused, check_client, check_host, check_same_origin, is_loopback_host
 from .stream import KEEPALIVE_SECONDS, LIFETIME_SECONDS, Broadcaster, TooManyStreams
 
 MAX_BODY_BYTES = 16 * 1024
@@ -223,7 +223,7 @@ def create_app(service, *, allow_outside: bool = False, names: tuple[str, ...] =
     @app.get("/api/addresses")
     def addresses():
         """Where other phones open this page; set by `companion serve` once it listens."""
-        fallback = [] if request.host.split(":")[0] in ("127.0.0.1", "localhost", "[::1]") else [request.host_url]
+        fallback = [] if is_loopback_host(request.host) else [request.host_url]
         return jsonify({"urls": app.config.get("PAGE_URLS", fallback)})
 
     @app.get("/api/health")

@@ -26,6 +26,7 @@ from typing import Callable
 from urllib.parse import urlsplit
 
 from ..durable import write_json
+from .security import is_address, is_loopback_host
 
 COOKIE = "companion_join"
 CODE_DIGITS = 6
@@ -128,15 +129,6 @@ class JoinCodes:
         out = io.BytesIO()
         segno.make(self.join_url(url), error="m").save(out, kind="svg", scale=6, border=2)
         return out.getvalue().decode()
-
-
-def _is_address(host: str | None) -> bool:
-    """A numeric address: what a QR code should hold, as not every phone resolves companion.local."""
-    try:
-        ipaddress.ip_address(host or "")
-        return True
-    except ValueError:
-        return False
 
 
 def is_own_screen(remote_addr: str | None) -> bool:
@@ -242,9 +234,10 @@ def install(app, codes: JoinCodes | None) -> None:
         if not joined():
             return jsonify(error="Only a device that has joined may show the join code."), 403
         url = request.host_url
-        if urlsplit(url).hostname in ("127.0.0.1", "localhost", "::1"):  # the table's own screen's address
+        if is_loopback_host(urlsplit(url).hostname):  # the table's own screen's address
             others = app.config.get("PAGE_URLS") or []  # where other phones open the page: set by serve
             if not others:
                 return jsonify(error="No address other phones can open is known (is the Pi on the network?)."), 404
-            url = next((u for u in others if _is_address(urlsplit(u).hostname)), others[0])
+            # a numeric address: not every phone resolves companion.local
+            url = next((u for u in others if is_address(urlsplit(u).hostname)), others[0])
         return app.response_class(codes.qr_svg(url), mimetype="image/svg+xml")

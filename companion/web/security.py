@@ -60,15 +60,26 @@ def host_name(host: str) -> str:
     return name.rstrip(".")
 
 
+def is_address(name: str | None) -> bool:
+    """A numeric address (an IPv6 one may carry its %zone), not a name."""
+    try:
+        ipaddress.ip_address((name or "").split("%", 1)[0])
+        return True
+    except ValueError:
+        return False
+
+
+def is_loopback_host(host: str | None) -> bool:
+    """The Pi's own screen's address (a Host header or a URL's host): no other device can open it."""
+    return host_name(host or "") in ("127.0.0.1", "localhost", "::1")
+
+
 def is_own_name(host: str | None) -> bool:
     if not host:
         return True  # no Host at all: not a browser (every browser sends one)
     name = host_name(host)
-    try:
-        ipaddress.ip_address(name.split("%", 1)[0])
+    if is_address(name):
         return True  # an address is never a name someone else can point elsewhere
-    except ValueError:
-        pass
     return "." not in name or name == "localhost" or name.endswith(LOCAL_NAME_SUFFIXES)
 
 
