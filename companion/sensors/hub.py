@@ -19,6 +19,7 @@ from .hubprotocol import (FIRMWARE_VERSION, MAX_LINE, BadLine, Boot, Edge, Heart
 
 PICO_USB_VENDOR = 0x2E8A
 CLEAN_SPELL_NS = 5_000_000_000
+MAX_HELD_EDGES = 64  # edges held until the hub's heartbeat; it beats twice a second, so more means trouble
 
 
 class HubNotFound(OSError):
@@ -112,6 +113,7 @@ class HubLink:
         self.version_told = ""
         self.names = [s.name for s in hub_sensors(kit.pin_map)]
         self.pinmap_id = pinmap_id(kit.pin_map)
+        self.held: list[tuple[Edge, int]] = []
 
     def connected(self, now: int, port: str) -> None:
         """A new connection starts a new clock estimate: a hub plugged back in has restarted its ticks, and
@@ -121,6 +123,7 @@ class HubLink:
         self.synced = False
         self.silent = self.mismatched = self.incompatible = False
         self.version_told = ""
+        self.held = []
         self.clock.reset(self.clock.period)
         self.last_good_ns = now
         self._set("ok", now, f"hub connected on {port}")
@@ -150,6 +153,7 @@ class HubLink:
             self.clock.reset(msg.period)
             self.stats.version = msg.version
             self.synced = False
+            self.held = []
         elif isinstance(msg, Heartbeat):
             self._heartbeat(msg, received_ns)
         elif isinstance(msg, Edge):
@@ -174,6 +178,7 @@ class HubLink:
         """What the sensors show is unknown until the hub's next heartbeat says: every one is idle till then,
         so none turns "blocked" while the hub cannot be heard."""
         self.synced = False
+        self.held = []
         for name in self.names:
             self.kit.initial(name, False, now)
 
@@ -227,25 +232,45 @@ class HubLink:
         self.expected_seq = (msg.seq + 1) & 0xFFFF
 
     def _heartbeat(self, msg: Heartbeat, now: int) -> None:
+        """The first heartbeat of a connection (or after a boot or a silence) gives each sensor's level;
+        the edges held before it are then played, each sensor starting at the level before its first one."""
         if self.clock.period != msg.period:
             self.clock.reset(msg.period)
         self.stats.version = msg.version
         if msg.dropped > self.stats.dropped_on_hub:
             self._trouble(now, f"the hub dropped {msg.dropped - self.stats.dropped_on_hub} edge(s): too many at once")
         self.stats.dropped_on_hub = msg.dropped
+        held = [(edge, self.clock.to_host(edge.t_us, received)) for edge, received in self.held]
+        self.held = []
         t = self.clock.to_host(msg.t_us, now)
-        if not self.synced and not self.sensors_off:
-            self.synced = True
-            for i, name in enumerate(self.names):
-                self.kit.initial(name, bool(msg.mask >> i & 1), t, f"hub GP{self.kit.pin_map.sensor(name).pico_gp}")
+        if self.synced or self.sensors_off:
+            return
+        self.synced = True
+        start = min([t] + [at for _, at in held])
+        for i, name in enumerate(self.names):
+            first = next((edge for edge, _ in held if edge.name == name), None)
+            where = f"hub GP{self.kit.pin_map.sensor(name).pico_gp}"
+            if first is None:
+                self.kit.initial(name, bool(msg.mask >> i & 1), t, where)
+            else:
+                self.kit.initial(name, not first.active, start, where)
+        for edge, at in held:
+            self._play(edge, at, now)
 
     def _edge(self, msg: Edge, now: int) -> None:
-        if not self.clock.period:
-            self._trouble(now, "an edge came before the hub said its clock period; ignored")
-            return
-        t = self.clock.to_host(msg.t_us, now)
+        """Held until the hub is known (its clock period, pin map and sensor levels come with its heartbeat,
+        twice a second), so an edge in the moment the port opens is played, and played under the right name."""
         if self.sensors_off:
             return
+        if not self.synced:
+            if len(self.held) >= MAX_HELD_EDGES:
+                self._trouble(now, f"more than {MAX_HELD_EDGES} edges came before the hub's heartbeat; ignored")
+            else:
+                self.held.append((msg, now))
+            return
+        self._play(msg, self.clock.to_host(msg.t_us, now), now)
+
+    def _play(self, msg: Edge, t: int, now: int) -> None:
         if msg.name not in self.kit.inputs:
             self.stats.unknown_sensor += 1
             self._trouble(now, f"the hub reports sensor {msg.name!r}, which is not in the pin map")

@@ -101,6 +101,48 @@ def test_a_hub_plugged_back_in_restarts_its_clock_and_its_edges_keep_the_right_t
     assert abs(squeak.t - (restarted + 1_700_000_000)) < 1_000_000, (squeak.t - restarted) / 1e9
 
 
+def test_a_squeak_heard_before_the_hubs_first_heartbeat_is_played_once_the_hub_is_known(link, clock):
+    """The port opens at any moment of the hub's half-second heartbeat: a squeak in that moment arrives
+    before the hub has said its clock period, pin map and sensor levels, and is played once it has."""
+    opened = clock()
+    link.feed(hub_line(40, "E banana 1 20100000"), opened + 100_000_000)
+    link.feed(hub_line(41, "E banana 0 20250000"), opened + 250_000_000)
+    assert drain(link.events) == [], "nothing is said or played before the hub is known"
+    link.feed(hub_line(42, f"H 1.0.0 {PERIOD} {link.pid} 20400000 0 0"), opened + 400_000_000)
+    link.kit.poll(opened + 2_000_000_000)
+    events = drain(link.events)
+    assert events == [BananaSqueaked(opened + 100_000_000)], events
+
+
+def test_a_ball_falling_at_the_hubs_first_heartbeat_is_played_with_the_gates_level_before_it(link, clock):
+    """The heartbeat's levels are taken after the edges before it: a beam broken before the heartbeat and
+    still broken at it is one ball entering, not a gate that was blocked from the start."""
+    opened = clock()
+    link.feed(hub_line(7, "E gate3 1 5300000"), opened + 300_000_000)
+    link.feed(hub_line(8, f"H 1.0.0 {PERIOD} {link.pid} 5310000 0 {1 << 3}"), opened + 310_000_000)
+    link.feed(hub_line(9, "E gate3 0 5330000"), opened + 330_000_000)
+    link.kit.poll(opened + 2_000_000_000)
+    events = drain(link.events)
+    assert [e.opening for e in events if isinstance(e, BallEntered)] == [3], events
+    assert not [e for e in events if isinstance(e, SensorHealth)], events
+
+
+def test_edges_before_the_first_heartbeat_of_a_hub_flashed_for_another_pin_map_are_not_played(link, clock):
+    """Plugged back in with another firmware, the hub's first edges come before the heartbeat that says
+    it was built for another pin map: they are held, then dropped with the rest of its edges."""
+    boot(link, clock)
+    link.disconnected(clock.advance(1), "unplugged")
+    link.connected(clock.advance(10), "/dev/ttyACM0")
+    drain(link.events)
+    link.feed(hub_line(3, "E gate6 1 1200000"), clock.advance(0.2))
+    link.feed(hub_line(4, "E gate6 0 1250000"), clock.advance(0.05))
+    link.feed(hub_line(5, f"H 1.0.0 {PERIOD} 0000 1500000 0 0"), clock.advance(0.25))
+    link.kit.poll(clock.advance(2))
+    events = drain(link.events)
+    assert not [e for e in events if isinstance(e, BallEntered)], "a beam the hub calls gate6 may be gate 1 here"
+    assert [e.message[:25] for e in events if isinstance(e, SensorHealth)] == ["the hub's firmware was bu"]
+
+
 def test_a_gate_blocked_when_the_hub_starts_counts_toward_blocked(link, clock):
     link.feed(hub_line(0, f"B 1.0.0 {PERIOD} {link.pid}"), clock())
     link.feed(hub_line(1, f"H 1.0.0 {PERIOD} {link.pid} 1000 0 {1 << 3}"), clock())  # input 3 is gate3
