@@ -77,6 +77,22 @@ def test_a_tie_for_the_highest_die_rerolls_among_the_tied_only():
     assert state.phase == "setup_place" and state.current_player() == 2
 
 
+def test_when_every_player_ties_all_roll_again_and_are_told_why():
+    state = apply_all(GAME.new_state(NAMES[:2]), SetupRoll(4))
+    assert state.prompt().startswith("Ben: roll one die to decide")
+    state.apply(SetupRoll(4))
+    assert state.prompt().startswith("Ada: roll one die again (tie)")
+    state.apply(SetupRoll(2))
+    assert state.prompt().startswith("Ben: roll one die again (tie)")
+    assert GAME.state_from_json(state.to_json()).prompt() == state.prompt(), "a restored game says it too"
+    state.undo()
+    assert state.prompt().startswith("Ada: roll one die again (tie)")
+    state.undo()
+    assert state.prompt().startswith("Ben: roll one die to decide"), "undone, the tie is gone"
+    apply_all(state, SetupRoll(4), SetupRoll(5), SetupRoll(1))
+    assert state.phase == "setup_place" and state.current_player() == 0
+
+
 def test_both_climbers_go_on_free_circles_of_line_12():
     state = apply_all(GAME.new_state(NAMES[:2]), SetupRoll(6), SetupRoll(1))
     assert state.legal_actions() == [PlaceClimber(c) for c in range(1, 11)]

@@ -66,7 +66,7 @@ PHASES = ("setup_roll", "setup_place", "reclaim", "roll", "choose", "place", "bo
 
 # Everything but the board lists is immutable, so an undo snapshot is those lists frozen (see _save) and this
 # tuple (the base class's deep copy dominated a random game's time).
-_SCALARS = ("phase", "player", "supply", "rollers", "setup_rolls", "place_order", "placed", "dice_in_play",
+_SCALARS = ("phase", "player", "supply", "rollers", "setup_rolls", "setup_ties", "place_order", "placed", "dice_in_play",
             "eliminated", "roll", "line", "used_lines", "moves_left", "winner")
 
 
@@ -94,6 +94,7 @@ class MatterhornState(State):
         self.supply = board.tokens
         self.rollers: tuple[int, ...] = tuple(range(len(players)))
         self.setup_rolls: tuple[int, ...] = ()
+        self.setup_ties = 0  # tied rounds so far: when every player tied, `rollers` alone does not tell
         self.place_order: tuple[int, ...] = ()
         self.placed = 0
         self.dice_in_play = dicemath.DICE
@@ -211,7 +212,7 @@ class MatterhornState(State):
     def chance_request(self) -> ChanceRequest | None:
         if self.phase == "setup_roll":
             who = self.players[self.rollers[len(self.setup_rolls)]].name
-            again = " again (tie)" if len(self.rollers) < len(self.players) else ""
+            again = " again (tie)" if self.setup_ties else ""
             return ChanceRequest("dice", 1, dicemath.FACES,
                                  f"{who}: roll one die{again} to decide who places climbers first")
         if self.phase == "roll":
@@ -273,6 +274,7 @@ class MatterhornState(State):
         self.setup_rolls = ()
         if len(tied) > 1:
             self.rollers = tied
+            self.setup_ties += 1
             return
         n = len(self.players)
         self.rollers = ()
@@ -490,7 +492,7 @@ class MatterhornState(State):
             "supply": self.supply,
             "phase": self.phase,
             "player": self.player,
-            "setup": {"rollers": list(self.rollers), "rolls": list(self.setup_rolls),
+            "setup": {"rollers": list(self.rollers), "rolls": list(self.setup_rolls), "ties": self.setup_ties,
                       "place_order": list(self.place_order), "placed": self.placed},
             "turn": {"dice_in_play": self.dice_in_play, "eliminated": list(self.eliminated),
                      "roll": None if self.roll is None else list(self.roll), "line": self.line,
@@ -545,6 +547,7 @@ class MatterhornState(State):
         state.player = int(data["player"])
         state.rollers = tuple(setup["rollers"])
         state.setup_rolls = tuple(setup["rolls"])
+        state.setup_ties = int(setup.get("ties", len(state.rollers) < len(state.players)))
         state.place_order = tuple(setup["place_order"])
         state.placed = int(setup["placed"])
         state.dice_in_play = int(turn["dice_in_play"])
