@@ -46,13 +46,14 @@ def game_infos() -> list[dict[str, Any]]:
 
 
 def decorate(view: dict[str, Any]) -> dict[str, Any]:
-    """The view as pages get it: the board drawn, and the engine's raw state left out (the drawing shows
-    it; every page parses each update, so it is kept small)."""
+    """The view as pages get it: the board drawn, each player's colour as the board paints it, and the
+    engine's raw state left out (the drawing shows it; every page parses each update, so it is kept small)."""
     game = view.get("game")
     if not game:
         return view
     page_game = {k: v for k, v in game.items() if k != "state"}
     page_game["board"] = boards.render(game)
+    page_game["colours"] = boards.colours(game.get("players") or [])
     return {**view, "game": page_game}
 
 

@@ -13,17 +13,29 @@ from typing import Any, Callable
 
 PALETTE = {"red": "#d7263d", "blue": "#1b6ec2", "green": "#2e9e44", "yellow": "#f2c230", "purple": "#7d3cb5",
            "orange": "#f08a24", "black": "#222", "white": "#f4f4f4", "pink": "#e76fb1", "brown": "#8a5a2b"}
-FALLBACK = ["#d7263d", "#1b6ec2", "#2e9e44", "#f2c230", "#7d3cb5", "#f08a24"]
+FALLBACK_NAMES = ("red", "blue", "green", "yellow", "purple", "orange")
+FALLBACK = [PALETTE[name] for name in FALLBACK_NAMES]
+
+
+def shown_colour(players: list[dict[str, Any]], index: int) -> str:
+    """The name of the colour a player is drawn in: their chosen colour; a player without one (or with one
+    the board has no paint for) gets a colour nobody chose, so two players never look alike."""
+    chosen = [(p.get("colour") or "").strip().lower() for p in players]
+    chosen = [name if name in PALETTE else "" for name in chosen]
+    if 0 <= index < len(chosen) and chosen[index]:
+        return chosen[index]
+    free = [name for name in FALLBACK_NAMES if name not in chosen] or list(FALLBACK_NAMES)
+    return free[sum(1 for name in chosen[:max(index, 0)] if not name) % len(free)]
 
 
 def player_colour(players: list[dict[str, Any]], index: int) -> str:
-    """The player's chosen colour; a player without one (or with one the board has no paint for) gets a colour
-    nobody chose, so two players never look alike."""
-    chosen = [PALETTE.get((p.get("colour") or "").strip().lower()) for p in players]
-    if 0 <= index < len(chosen) and chosen[index]:
-        return chosen[index]
-    free = [c for c in FALLBACK if c not in chosen] or FALLBACK
-    return free[sum(1 for c in chosen[:max(index, 0)] if not c) % len(free)]
+    """The paint (#rrggbb) of `shown_colour`."""
+    return PALETTE[shown_colour(players, index)]
+
+
+def colours(players: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """Each player's colour as the page shows it beside the scores: the board's name and paint for them."""
+    return [{"name": shown_colour(players, i), "paint": player_colour(players, i)} for i in range(len(players))]
 
 
 def ink(fill: str) -> str:

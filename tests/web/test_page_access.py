@@ -3,6 +3,7 @@ cannot tell two colours apart, a Pi without emoji fonts. Real Chromium, as in te
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -304,6 +305,29 @@ EMOJI_SHOWN = """() => {
   }
   return out;
 }"""
+
+
+def test_the_scores_show_each_player_in_the_colour_the_board_paints_them(browser, served, service):
+    """A game started from the command line or an old recording may name no colour, or one the board has no
+    paint for: the scores then show the colour the board gave that player, never another player's."""
+    players = [{"name": "Ada"}, {"name": "Ben", "colour": "red"}, {"name": "Cleo", "colour": "teal"}]
+    assert service.table.request({"do": "start", "game": "mountain-goats", "players": players}).ok
+    page, errors = open_narrow(browser, served()[0])
+    try:
+        page.wait_for_selector("#scores tbody tr")
+        board = page.evaluate("""() => [...document.querySelectorAll('#board svg [fill]')].map((n) => n.getAttribute('fill'))""")
+        shown = page.evaluate("""() => [...document.querySelectorAll('#scores tbody tr')].map((row) => ({
+            dot: getComputedStyle(row.querySelector('.dot')).backgroundColor,
+            name: row.querySelector('.colour-name').textContent}))""")
+        assert [s["name"] for s in shown][1] == " (red)"
+        assert len({s["dot"] for s in shown}) == 3, shown
+        assert shown[0]["name"] != " (red)" and "teal" not in shown[2]["name"], shown
+        for row in shown:
+            r, g, b = (int(v) for v in re.findall(r"\d+", row["dot"])[:3])
+            assert f"#{r:02x}{g:02x}{b:02x}" in board, (row, "is not a colour the board paints")
+        assert errors == []
+    finally:
+        page.close()
 
 
 def test_the_winner_is_said_in_words_and_emoji_are_decoration(browser, served, service):

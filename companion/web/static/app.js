@@ -359,9 +359,9 @@
     const table = $("scores");
     const body = el("tbody", {});
     game.players.forEach((p, i) => {
-      const colour = p.colour || COLOURS[i % COLOURS.length];
-      const who = el("th", { scope: "row" }, swatch("dot", colour), p.name,
-        el("small", { class: "colour-name" }, ` (${colour})`));
+      const shown = (game.colours || [])[i] || { name: p.colour, paint: p.colour };
+      const who = el("th", { scope: "row" }, swatch("dot", shown.paint), p.name,
+        el("small", { class: "colour-name" }, ` (${shown.name})`));
       const row = el("tr", {}, who, el("td", { class: "num" }, game.scores[i] ?? ""));
       if (i === game.current_player) { row.classList.add("current"); row.setAttribute("aria-current", "true"); }
       if ((game.winners || []).includes(i)) {
