@@ -142,6 +142,27 @@ def test_a_colour_two_players_chose_is_refused_with_the_tables_message(browser, 
 
 
 # -- 3. the message box ------------------------------------------------------------------------------------
+def test_the_list_of_sensors_not_working_stays_open_while_the_table_plays_on(browser, served, service):
+    """A person opens the list to see which sensors are out; the next roll or camera news must not fold it."""
+    from companion.events import SensorHealth
+
+    page, errors = open_narrow(browser, served()[0])
+    try:
+        for t, sensor in enumerate(("banana", "gate1", "gate2"), start=1):
+            service.table.submit(SensorHealth(t=t, sensor=sensor, state="stuck", message=f"{sensor} is stuck")).result(5)
+        page.wait_for_selector("#health details summary")
+        page.click("#health details summary")
+        assert page.evaluate("document.querySelector('#health details').open")
+        redraw_from_the_table(page, service, t=4)
+        assert page.evaluate("document.querySelector('#health details').open"), "another view folded the list"
+        service.table.submit(SensorHealth(t=5, sensor="gate3", state="stuck", message="gate3 is stuck")).result(5)
+        page.wait_for_function("document.querySelector('#health details summary').textContent.startsWith('4 sensors')")
+        assert page.evaluate("document.querySelector('#health details').open"), "news of one more sensor folded it"
+        assert errors == []
+    finally:
+        page.close()
+
+
 def test_a_message_is_readable_at_320_px_and_stays_until_the_next_tap(browser, served):
     base, _ = served()
     page, errors = open_narrow(browser, base, clock=True)

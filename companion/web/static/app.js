@@ -140,8 +140,13 @@
     document.body.dataset.version = next.version;
   }
 
+  // Redrawn only when what is wrong changed, and a list a person opened stays open through the redraw.
   function renderHealth(health) {
     const box = $("health");
+    const drawn = JSON.stringify(health);
+    if (drawn === renderHealth.drawn) return;
+    renderHealth.drawn = drawn;
+    const opened = Boolean(box.querySelector("details[open]"));
     box.replaceChildren();
     const sensors = [];
     for (const [what, h] of Object.entries(health)) {
@@ -152,8 +157,10 @@
     }
     if (sensors.length === 1) box.append(el("p", { class: "warn" }, `Sensor: ${sensors[0]}`));
     if (sensors.length > 1) {
-      box.append(el("details", { class: "warn" }, el("summary", { "data-key": "sensors" }, `${sensors.length} sensors are not working — tap what happens instead`),
-        ...sensors.map((m) => el("div", {}, m))));
+      const list = el("details", { class: "warn" }, el("summary", { "data-key": "sensors" }, `${sensors.length} sensors are not working — tap what happens instead`),
+        ...sensors.map((m) => el("div", {}, m)));
+      list.open = opened;
+      box.append(list);
     }
   }
 
