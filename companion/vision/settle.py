@@ -7,9 +7,11 @@ reference; any frame that differs from it starts a new still period, so slow cre
 
 When the tray has been still for `settle_ms` (measured only with the frames' own `t`), the reader runs
 once and one `DiceSettled` is produced, if the reader found dice. While dice roll or a hand moves in the
-tray nothing is produced. After a roll has fired, nothing fires again until the tray has changed against
-the picture of that roll: the same dice lying still, or a hand passing by without touching them, do not
-re-fire; picking the dice up and rolling again does.
+tray nothing is produced. After a roll has fired, the tray is read again only once it has changed against
+the picture of that roll, and what is read is a new roll only if some die lies elsewhere or shows another
+face (`part_of_the_roll`). So the same dice lying still, a hand passing by, a lamp switched on, an arm's
+shadow, a bumped table, a sleeve nudging a die, or some of the dice taken out do not fire again; picking
+the dice up and rolling again does.
 """
 from __future__ import annotations
 
@@ -23,6 +25,30 @@ import numpy as np
 from ..events import DiceSettled, DieReading
 from .sources import Frame
 from .tray import Box, crop_to_tray
+
+
+SAME_PLACE = 0.5  # of a face: a die read this close to where a die of the last roll lay can be that die
+
+
+def part_of_the_roll(dice, roll) -> bool:
+    """Whether every die of `dice` lies where a die of `roll` lay (within SAME_PLACE of its face) showing
+    the same value (or either was read unsure): the dice of that roll, or those of them still in the tray.
+    A die thrown again lands elsewhere or shows another face. A single die thrown into a tray a dozen faces
+    across lands that close showing the same face about once in 700 throws; the person then taps the roll
+    in, where a roll played twice would have played the last player's dice as the next one's."""
+    left = list(roll)
+    for die in dice:
+        near = [old for old in left if _same_die(die, old)]
+        if not near:
+            return False
+        left.remove(min(near, key=lambda old: math.dist(die.center, old.center)))
+    return True
+
+
+def _same_die(die: DieReading, old: DieReading) -> bool:
+    face = max(old.box[2] - old.box[0], old.box[3] - old.box[1], 1.0)
+    return (math.dist(die.center, old.center) <= SAME_PLACE * face
+            and (die.value == old.value or die.unsure or old.unsure))
 
 
 class Reader(Protocol):
@@ -88,12 +114,14 @@ class SettleDetector:
         self._still_since = 0
         self._checked_this_still = False
         self._fired_picture: np.ndarray | None = None
+        self._fired_dice: tuple[DieReading, ...] = ()
         self.moving = False
 
     def reset(self) -> None:
         """Forget everything: the next still tray fires again."""
         self._reference = None
         self._fired_picture = None
+        self._fired_dice = ()
         self._checked_this_still = False
 
     def feed(self, frame: Frame) -> DiceSettled | None:
@@ -110,8 +138,10 @@ class SettleDetector:
         self._checked_this_still = True
         if self._fired_picture is not None and not self.meter.differ(picture, self._fired_picture):
             return None
-        dice = self.reader.read(frame.image, self.tray)
+        dice = tuple(self.reader.read(frame.image, self.tray))
         if not dice:
             return None
         self._fired_picture = picture
-        return DiceSettled(frame.t, tuple(dice))
+        again = part_of_the_roll(dice, self._fired_dice)
+        self._fired_dice = dice
+        return None if again else DiceSettled(frame.t, dice)

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.scene import CameraModel, TruthReader, roll_sequence
+from companion.vision.scene import CameraModel, SceneFrame, TruthReader, roll_sequence
 from companion.vision.settle import SettleDetector
 from companion.vision.sources import Frame
 
@@ -100,6 +100,79 @@ def test_a_hand_passing_over_still_dice_does_not_fire_a_new_roll():
     for _ in range(20):
         feed(still.image)
     assert len(fired) == 1
+
+
+def first_roll_then(frames, changes, then=()):
+    """The first roll of `frames` read, then each (image, dice) of `changes` held still for a second, then
+    the frames `then`: the rolls fired, by their dice. Each changed picture reads as the dice given."""
+    first_settled = max(i for i, s in enumerate(frames) if s.truth.roll == 0 and s.truth.phase == "settled")
+    reader = TruthReader(frames)
+    detector = SettleDetector(reader, tray=frames[0].truth.tray)
+    fired = [event for s in frames[:first_settled + 1] if (event := detector.feed(s.frame))]
+    assert len(fired) == 1, "the first roll is read"
+    t = frames[first_settled].frame.t
+    truth = frames[first_settled].truth
+    for image, dice in changes:
+        reader.add(SceneFrame(Frame(0, image), dataclasses.replace(truth, dice=dice)))
+        for _ in range(30):
+            t += int(1e9 / 30)
+            if event := detector.feed(Frame(t, image)):
+                fired.append(event)
+    for s in then:
+        t += int(1e9 / 30)
+        if event := detector.feed(Frame(t, s.frame.image)):
+            fired.append(event)
+    return fired
+
+
+def brighter(image):
+    return np.clip(image.astype(np.float32) * 1.3, 0, 255).astype(np.uint8)
+
+
+def arm_shadow(image):
+    mask = np.zeros(image.shape[:2], np.float32)
+    cv2.ellipse(mask, (image.shape[1] * 2 // 3, image.shape[0] // 2), (40, 60), 20, 0, 360, 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), 8)
+    return np.clip(image * (1 - 0.4 * mask[..., None]), 0, 255).astype(np.uint8)
+
+
+def bumped(image):
+    return cv2.warpAffine(image, np.float32([[1, 0, 1], [0, 1, 0]]), image.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
+
+
+@pytest.mark.parametrize("change", [brighter, arm_shadow, bumped], ids=["lamp on", "arm's shadow", "table bumped"])
+def test_a_roll_read_is_not_read_again_when_the_light_changes_or_the_table_is_bumped(change):
+    """The game waits for the next player's roll: the dice of the last one, lit another way or one pixel
+    over, must not be played as it."""
+    frames = sequence(13, rolls=1, dice=3, rest_s=1.0)
+    still = frames[-1]
+    shifted = tuple(dataclasses.replace(d, center=(d.center[0] + 1, d.center[1])) for d in still.truth.dice)
+    fired = first_roll_then(frames, [(change(still.frame.image), shifted if change is bumped else still.truth.dice)])
+    assert len(fired) == 1, [sorted(d.value for d in e.dice) for e in fired]
+
+
+def nudged(image, die, pixels):
+    """The picture with one die's patch moved `pixels` to the right, and that die's truth moved too."""
+    x0, y0, x1, y1 = (int(round(v)) for v in die.box)
+    out = image.copy()
+    out[y0:y1, x0 + pixels:x1 + pixels] = image[y0:y1, x0:x1]
+    return out, dataclasses.replace(die, center=(die.center[0] + pixels, die.center[1]))
+
+
+def test_a_die_nudged_after_the_read_or_some_dice_taken_out_is_not_a_new_roll():
+    """A sleeve nudges a die a little, then a player takes one die out of the tray (Matterhorn's eliminated
+    dice, or dice picked up in two grabs): the dice left lying are not a roll. The next throw is."""
+    frames = sequence(14, rolls=2, dice=3, rest_s=1.0)
+    first = [s for s in frames if s.truth.roll == 0 and s.truth.phase == "settled"][-1]
+    dice = first.truth.dice
+    image, moved = nudged(first.frame.image, dice[0], 2)
+    empty = [s for s in frames if s.truth.phase == "empty"][0].frame.image
+    x0, y0, x1, y1 = (int(round(v)) for v in dice[1].box)
+    taken = image.copy()
+    taken[y0:y1, x0:x1] = empty[y0:y1, x0:x1]
+    later = [s for s in frames if s.truth.roll == 1]
+    fired = first_roll_then(frames, [(image, (moved, *dice[1:])), (taken, (moved, dice[2]))], then=later)
+    assert [sorted(d.value for d in e.dice) for e in fired] == [first.truth.values, later[-1].truth.values]
 
 
 def test_a_hand_still_moving_in_the_tray_produces_nothing():
