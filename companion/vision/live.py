@@ -109,13 +109,15 @@ class DicePipeline:
                                    "set camera.zones again. Squeaks are asked on the page meanwhile."))
 
     def _look_for_the_tray(self, frame: Frame) -> None:
-        """A found tray limits where dice are read, not where motion is watched: the motion meter keeps the
-        whole frame, so a new box never looks like movement (which would fire a roll again)."""
+        """A found tray (its floor's box and a margin, see tray_finder) limits where dice are read and where
+        motion is watched, as a tray set by hand does: a hand on the table beside it is no reason to wait. A
+        new box is one frame of motion, and the dice still lying there are not a new roll."""
         if self.auto_tray is None:
             return
         if not self.settle.moving:
             self.auto_tray.look(frame.t, frame.image)
         self.tray = self.settle.tray = self.auto_tray.box
+        self.settle.meter.tray = self.tray
 
     def process(self, frame: Frame) -> list[Event]:
         events: list[Event] = []

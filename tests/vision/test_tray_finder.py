@@ -145,6 +145,29 @@ def test_live_the_tray_is_found_and_each_roll_fires_once_without_the_die_beside_
     assert pipeline.auto_tray is not None and pipeline.tray is None
 
 
+def test_live_a_hand_fidgeting_beside_the_found_tray_does_not_keep_the_roll_from_being_read():
+    """Motion is watched in the tray found, as in a tray set by hand: a hand drumming on the table beside
+    it is no reason to wait, and a card put down there no reason to read the roll again."""
+    camera = scene.CameraModel(640, 480, tilt_deg=20)
+    shots = list(scene.roll_sequence(11, rolls=1, dice=3, camera=camera, rest_s=2.5))
+    tray = shots[0].truth.tray
+    assert tray[3] < 430, "the table shows below the tray"
+    reader = scene.TruthReader()
+    frames = []
+    for k, shot in enumerate(shots):
+        image = shot.frame.image.copy()
+        if shot.truth.phase == "settled":
+            cv2.ellipse(image, (200 + int(15 * np.sin(k / 3)), 470), (40, 8), 0, 0, 360, (120, 150, 205), -1)
+            if k % 40 > 20:
+                cv2.rectangle(image, (400, 455), (460, 478), (200, 200, 230), -1)
+        reader.add(scene.SceneFrame(Frame(shot.frame.t, image), shot.truth))
+        frames.append(Frame(shot.frame.t, image))
+    events = []
+    DicePipeline(frames, reader, auto_tray=True, on_event=events.append).run()
+    settled = [e for e in events if isinstance(e, DiceSettled)]
+    assert [sorted(d.value for d in e.dice) for e in settled] == [shots[-1].truth.values]
+
+
 def test_a_roll_read_before_the_tray_is_settled_on_has_it_found_on_its_own_frame():
     frame, truth = _scene(1)
     box = find_tray(frame)
