@@ -132,9 +132,10 @@ class CameraFeed:
             self.recorder.close()
 
 
-def open_camera(settings, sink: Callable[[Event], Any], record_dir=None) -> CameraFeed:
+def open_camera(settings, sink: Callable[[Event], Any], record_dir=None, last_roll: Iterable[Any] = ()) -> CameraFeed:
     """The camera the settings name (camera.source), reading pip dice, started. Raises with a message
-    naming what to check when there is no camera."""
+    naming what to check when there is no camera. `last_roll`: the dice (DieReadings) the game in play
+    read last, which still lying in the tray after a restart are not the next roll."""
     try:
         from ..vision.live import DicePipeline
         from ..vision.readers import get_reader
@@ -156,6 +157,7 @@ def open_camera(settings, sink: Callable[[Event], Any], record_dir=None) -> Came
                                       tray=tray, auto_tray=True,
                                       zones=dice_zones(settings, sink),
                                       on_event=sink)
+    pipeline.remember_roll(last_roll)
     feed = CameraFeed(pipeline, sink, recorder, tray_choice)
     if record_dir is not None:
         from .reread import CameraSetup, write_camera_setup

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..config import Settings
-from ..events import CameraHealth, Event, SensorHealth
+from ..events import CameraHealth, DieReading, Event, SensorHealth
 from .journal import Journal
 from .owner import Table
 
@@ -71,11 +71,21 @@ class Service:
             self.messages["sensors"] = message
             self.table.submit(SensorHealth(t=time.monotonic_ns(), sensor="kit", state="error", message=message))
 
+    def _last_roll_read(self) -> tuple[DieReading, ...]:
+        """The dice the game in play read last, as the camera saw them."""
+        game = self.table.view().get("game") or {}
+        reading = game.get("last_reading") or {}
+        try:
+            return tuple(DieReading.from_json(d) for d in reading.get("dice", ()))
+        except (KeyError, TypeError, ValueError):  # an old journal's reading without places: nothing to remember
+            return ()
+
     def _start_camera(self) -> None:
         try:
             from .camera import open_camera
 
-            self.camera = open_camera(self.settings, self.table.submit, record_dir=self.record_dir)
+            self.camera = open_camera(self.settings, self.table.submit, record_dir=self.record_dir,
+                                      last_roll=self._last_roll_read())
         except Exception as exc:
             message = f"no camera: {exc}. Type the dice on the page instead."
             self.messages["camera"] = message

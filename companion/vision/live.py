@@ -61,6 +61,11 @@ class DicePipeline:
     def emit(self, event: Event) -> None:
         self.on_event(event)
 
+    def remember_roll(self, dice) -> None:
+        """The dice of the roll the game played last: lying still in the tray, they are not a new roll."""
+        if self.settle is not None:
+            self.settle.remember(dice)
+
     def set_tray(self, box: Box | None) -> None:
         """A tray set by hand, from the next frame on; None: found on its own if the pipeline finds trays
         (`auto_tray`: a box given still comes first), else the whole frame."""

@@ -117,6 +117,11 @@ class SettleDetector:
         self._fired_dice: tuple[DieReading, ...] = ()
         self.moving = False
 
+    def remember(self, dice) -> None:
+        """The dice of a roll already played (after a restart, the last roll's dice lie where they were):
+        read lying there, they are not a new roll."""
+        self._fired_dice = tuple(dice)
+
     def reset(self) -> None:
         """Forget everything: the next still tray fires again."""
         self._reference = None
