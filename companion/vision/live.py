@@ -125,6 +125,12 @@ class DicePipeline:
         self.settle.meter.tray = self.tray
 
     def process(self, frame: Frame) -> list[Event]:
+        """The events of one frame. A frame older than the last one (a recording stitched from two, a
+        camera clock that jumped back) is skipped: settling and the zones count time by the frames."""
+        with self._lock:
+            latest = self._latest
+        if latest is not None and frame.t < latest.t:
+            return []
         events: list[Event] = []
         shown = self._shown
         self._check_the_tray(frame)

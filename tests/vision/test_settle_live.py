@@ -10,7 +10,7 @@ from companion.vision.annotate import SURE_BGR, UNSURE_BGR, annotate, annotated_
 from companion.vision.live import DicePipeline, run_camera, settled_line
 from companion.vision.recording import FrameRecorder
 from companion.vision.scene import CameraModel, TruthReader, roll_sequence
-from companion.vision.sources import CameraFailed, LiveSource
+from companion.vision.sources import CameraFailed, Frame, LiveSource
 from companion.vision.zones import Zone, ZoneTracker
 
 SCENES = list(roll_sequence(41, rolls=2, dice=3, camera=CameraModel(160, 120)))
@@ -138,8 +138,9 @@ def test_a_tray_outside_the_picture_is_named_and_the_rolls_are_read_all_the_same
                                       "reading the whole picture.")
     assert len([e for e in events if isinstance(e, DiceSettled)]) == 2
     pipeline.set_tray(TRAY)
-    pipeline.process(SCENES[0].frame)
-    assert events[-1] == CameraHealth(SCENES[0].frame.t, "ok", "the tray is set")
+    later = Frame(SCENES[-1].frame.t + 1, SCENES[0].frame.image)
+    pipeline.process(later)
+    assert events[-1] == CameraHealth(later.t, "ok", "the tray is set")
 
 
 def test_a_tray_partly_outside_the_picture_counts_the_part_inside():
@@ -165,3 +166,20 @@ def test_zones_outside_the_picture_are_named_once():
     [health] = [e for e in events if isinstance(e, SensorHealth)]
     assert health.sensor == "dice zones" and health.state == "error"
     assert health.message.startswith("the zone matcho (400,0,640,480) lies outside the camera's 160x120 picture")
+
+
+def test_frames_that_go_back_in_time_are_skipped_and_the_rolls_still_read():
+    """A recording stitched from two sessions, or a camera clock that jumps back: such frames are skipped
+    (settling counts by the frames' time), where the zones' history used to stop the camera for good."""
+    events = []
+    reader = TruthReader(SCENES)
+    pipeline = DicePipeline(None, reader, tray=TRAY, on_event=events.append,
+                            zones=ZoneTracker([Zone("all", TRAY)], readers={"pips": reader}))
+    half = len(SCENES) // 2
+    for scene in SCENES[:half]:
+        pipeline.process(scene.frame)
+    assert pipeline.process(SCENES[0].frame) == []
+    for scene in SCENES[half:]:
+        pipeline.process(scene.frame)
+    settled = [e for e in events if isinstance(e, DiceSettled)]
+    assert len(settled) == 2 and pipeline.frames == len(SCENES)
