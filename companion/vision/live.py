@@ -126,11 +126,15 @@ class DicePipeline:
 
     def process(self, frame: Frame) -> list[Event]:
         """The events of one frame. A frame older than the last one (a recording stitched from two, a
-        camera clock that jumped back) is skipped: settling and the zones count time by the frames."""
+        camera clock that jumped back) starts a new clock: settling and the zones count time by the frames,
+        so both start timing again, and the roll already read is still not read again."""
         with self._lock:
             latest = self._latest
         if latest is not None and frame.t < latest.t:
-            return []
+            if self.settle is not None:
+                self.settle.new_clock()
+            if self.zones is not None:
+                self.zones.new_clock()
         events: list[Event] = []
         shown = self._shown
         self._check_the_tray(frame)

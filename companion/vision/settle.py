@@ -122,6 +122,11 @@ class SettleDetector:
         read lying there, they are not a new roll."""
         self._fired_dice = tuple(dice)
 
+    def new_clock(self) -> None:
+        """The frames' time started over: the still period is timed again; the roll read is kept."""
+        self._reference = None
+        self._checked_this_still = False
+
     def reset(self) -> None:
         """Forget everything: the next still tray fires again."""
         self._reference = None

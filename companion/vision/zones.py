@@ -101,6 +101,10 @@ class ZoneTracker:
             states.append(state)
         return states
 
+    def new_clock(self) -> None:
+        """The frames' time started over: what the zones showed on the old clock is forgotten."""
+        self.history = {name: ZoneHistory(history.keep_ns) for name, history in self.history.items()}
+
     def state_at(self, zone: str, t: int) -> ZoneState | None:
         if zone not in self.history:
             raise KeyError(f"no zone {zone!r}; zones: {', '.join(self.history) or 'none'}")

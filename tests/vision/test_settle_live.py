@@ -168,18 +168,18 @@ def test_zones_outside_the_picture_are_named_once():
     assert health.message.startswith("the zone matcho (400,0,640,480) lies outside the camera's 160x120 picture")
 
 
-def test_frames_that_go_back_in_time_are_skipped_and_the_rolls_still_read():
-    """A recording stitched from two sessions, or a camera clock that jumps back: such frames are skipped
-    (settling counts by the frames' time), where the zones' history used to stop the camera for good."""
+def test_a_clock_that_starts_over_is_a_new_clock_and_every_roll_is_read():
+    """A recording stitched from two sessions, or a camera clock that jumped back: the frames after the
+    step are read on their new clock (the zones' history used to stop the camera for good, and skipping the
+    frames until the old time came round again lost the second session's rolls)."""
     events = []
     reader = TruthReader(SCENES)
     pipeline = DicePipeline(None, reader, tray=TRAY, on_event=events.append,
                             zones=ZoneTracker([Zone("all", TRAY)], readers={"pips": reader}))
-    half = len(SCENES) // 2
-    for scene in SCENES[:half]:
+    for scene in SCENES:
         pipeline.process(scene.frame)
-    assert pipeline.process(SCENES[0].frame) == []
-    for scene in SCENES[half:]:
+    for scene in SCENES:  # the second session's clock starts where the first one's did
         pipeline.process(scene.frame)
     settled = [e for e in events if isinstance(e, DiceSettled)]
-    assert len(settled) == 2 and pipeline.frames == len(SCENES)
+    assert len(settled) == 4 and pipeline.frames == 2 * len(SCENES)
+    assert [e.t for e in settled[2:]] == [e.t for e in settled[:2]]
