@@ -113,7 +113,7 @@ class HubLink:
         self.version_told = ""
         self.names = [s.name for s in hub_sensors(kit.pin_map)]
         self.pinmap_id = pinmap_id(kit.pin_map)
-        self.held: list[tuple[Edge, int]] = []
+        self.held: list[tuple[Edge, int]] | None = []  # None: too many came, the heartbeat's levels are taken
 
     def connected(self, now: int, port: str) -> None:
         """A new connection starts a new clock estimate: a hub plugged back in has restarted its ticks, and
@@ -240,7 +240,7 @@ class HubLink:
         if msg.dropped > self.stats.dropped_on_hub:
             self._trouble(now, f"the hub dropped {msg.dropped - self.stats.dropped_on_hub} edge(s): too many at once")
         self.stats.dropped_on_hub = msg.dropped
-        held = [(edge, self.clock.to_host(edge.t_us, received)) for edge, received in self.held]
+        held = [(edge, self.clock.to_host(edge.t_us, received)) for edge, received in self.held or ()]
         self.held = []
         t = self.clock.to_host(msg.t_us, now)
         if self.synced or self.sensors_off:
@@ -263,8 +263,12 @@ class HubLink:
         if self.sensors_off:
             return
         if not self.synced:
+            if self.held is None:
+                return
             if len(self.held) >= MAX_HELD_EDGES:
-                self._trouble(now, f"more than {MAX_HELD_EDGES} edges came before the hub's heartbeat; ignored")
+                self.held = None
+                self._trouble(now, f"more than {MAX_HELD_EDGES} edges came before the hub's heartbeat; they are "
+                                   "dropped and its heartbeat's levels taken")
             else:
                 self.held.append((msg, now))
             return

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from companion.events import BallEntered, BananaSqueaked, SensorHealth
 from companion.sensors.fakeserial import FakeHubSocket, hub_line
-from companion.sensors.hub import HubBackend, HubClock, HubLink
+from companion.sensors.hub import MAX_HELD_EDGES, HubBackend, HubClock, HubLink
 from companion.sensors.hubprotocol import BadLine, Edge, Heartbeat, parse_line, pinmap_id
 from companion.sensors.kit import SensorKit
 from companion.sensors.pinmap import load_pin_map
@@ -125,6 +125,21 @@ def test_a_ball_falling_at_the_hubs_first_heartbeat_is_played_with_the_gates_lev
     events = drain(link.events)
     assert [e.opening for e in events if isinstance(e, BallEntered)] == [3], events
     assert not [e for e in events if isinstance(e, SensorHealth)], events
+
+
+def test_a_flood_of_edges_before_the_first_heartbeat_is_dropped_and_the_heartbeats_levels_taken(link, clock):
+    """Sunlight flickering on a beam as the port opens: past the edges held, the held ones are dropped too, and
+    the heartbeat's levels are taken, so a gate the heartbeats call clear is never left blocked."""
+    opened = clock()
+    for k in range(MAX_HELD_EDGES + 1):  # the last edge, dropped, is the beam's release
+        link.feed(hub_line(k, f"E gate3 {1 - k % 2} {5_000_000 + 1000 * k}"), opened + 1_000_000 * k)
+    link.feed(hub_line(MAX_HELD_EDGES + 1, f"H 1.0.0 {PERIOD} {link.pid} 5400000 0 0"), opened + 400_000_000)
+    link.kit.poll(opened + 6_000_000_000)
+    assert link.kit.states()["gate3"] == "idle"
+    events = drain(link.events)
+    assert [e.message for e in events if isinstance(e, SensorHealth) and e.sensor == "gate3"] == []
+    assert not [e for e in events if isinstance(e, BallEntered)]
+    assert any(f"more than {MAX_HELD_EDGES} edges" in e.message for e in events if isinstance(e, SensorHealth))
 
 
 def test_edges_before_the_first_heartbeat_of_a_hub_flashed_for_another_pin_map_are_not_played(link, clock):
