@@ -230,7 +230,9 @@ class Table:
             return True, "corrected"
         if name == "dice":
             action = game.state.chance_action(command["values"])
-            reading = {"t": event.t, "values": list(command["values"]), "dice": [], "unsure": [], "typed": True}
+            seen = ((self.question or {}).get("reading") or {}).get("dice") or []
+            reading = {"t": event.t, "values": list(command["values"]), "dice": [], "unsure": [], "typed": True,
+                       "seen": seen}  # the dice the camera saw, still lying in the tray
             self._play([action], event, reading=reading)
             return True, ""
         if name == "choose":

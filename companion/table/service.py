@@ -31,6 +31,7 @@ class Service:
         self.camera: Any = None
         self.sensors: Any = None
         self.demo_player: Any = None
+        self._told: tuple[Any, ...] | None = None
         journal_dir = self.state_dir / "demo-journal" if demo else self.state_dir
         self.journal = Journal(journal_dir, fresh=demo)
         self.table = Table(self.journal, on_loop=on_loop, tap=tap)
@@ -71,22 +72,36 @@ class Service:
             self.messages["sensors"] = message
             self.table.submit(SensorHealth(t=time.monotonic_ns(), sensor="kit", state="error", message=message))
 
-    def _last_roll_read(self) -> tuple[DieReading, ...]:
-        """The dice the game in play read last, as the camera saw them."""
-        game = self.table.view().get("game") or {}
+    def _tell_the_camera(self, view: dict[str, Any]) -> None:
+        """The camera is told each roll the game takes, as the camera saw its dice (typed after a question
+        included): dice left of it are then not a new roll, and the dice of a roll it only asked about are."""
+        game = view.get("game") or {}
         reading = game.get("last_reading") or {}
-        try:
-            return tuple(DieReading.from_json(d) for d in reading.get("dice", ()))
-        except (KeyError, TypeError, ValueError):  # an old journal's reading without places: nothing to remember
-            return ()
+        taken = (game.get("id"), reading.get("index"), reading.get("t"))
+        if taken == self._told or not reading:
+            return
+        self._told = taken
+        remember = getattr(getattr(self.camera, "pipeline", None), "remember_roll", None)
+        if remember is not None:
+            remember(_seen_dice(reading))
 
     def _start_camera(self) -> None:
         try:
             from .camera import open_camera
 
+            game = self.table.view().get("game") or {}
             self.camera = open_camera(self.settings, self.table.submit, record_dir=self.record_dir,
-                                      last_roll=self._last_roll_read())
+                                      last_roll=_seen_dice(game.get("last_reading") or {}))
+            self.table.listen(self._tell_the_camera)
         except Exception as exc:
             message = f"no camera: {exc}. Type the dice on the page instead."
             self.messages["camera"] = message
             self.table.submit(CameraHealth(t=time.monotonic_ns(), state="missing", message=message))
+
+
+def _seen_dice(reading: dict[str, Any]) -> tuple[DieReading, ...]:
+    """The dice of a reading as the camera saw them: read, or seen before a person typed the roll."""
+    try:
+        return tuple(DieReading.from_json(d) for d in reading.get("dice") or reading.get("seen") or ())
+    except (KeyError, TypeError, ValueError):  # an old journal's reading without places: nothing to remember
+        return ()

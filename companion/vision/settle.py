@@ -36,13 +36,25 @@ def part_of_the_roll(dice, roll) -> bool:
     A die thrown again lands elsewhere or shows another face. A single die thrown into a tray a dozen faces
     across lands that close showing the same face about once in 700 throws; the person then taps the roll
     in, where a roll played twice would have played the last player's dice as the next one's."""
+    return _unmatched(dice, roll) is not None
+
+
+def moved_along(dice, roll) -> tuple[DieReading, ...]:
+    """The roll as it lies now that `dice` (part of it) were read: those dice where they are read, and the
+    roll's dice none of them matched (hidden by a hand, or missed) where they lay, so they still count."""
+    left = _unmatched(dice, roll)
+    return tuple(dice) + tuple(left or ())
+
+
+def _unmatched(dice, roll) -> list[DieReading] | None:
+    """The dice of `roll` left over once each die of `dice` took its nearest match; None if one found none."""
     left = list(roll)
     for die in dice:
         near = [old for old in left if _same_die(die, old)]
         if not near:
-            return False
+            return None
         left.remove(min(near, key=lambda old: math.dist(die.center, old.center)))
-    return True
+    return left
 
 
 def _same_die(die: DieReading, old: DieReading) -> bool:
@@ -114,13 +126,18 @@ class SettleDetector:
         self._still_since = 0
         self._checked_this_still = False
         self._fired_picture: np.ndarray | None = None
-        self._fired_dice: tuple[DieReading, ...] = ()
+        self._roll: tuple[DieReading, ...] = ()
+        self._last_read: tuple[DieReading, ...] = ()
+        self._told = False
         self.moving = False
 
     def remember(self, dice) -> None:
-        """The dice of a roll already played (after a restart, the last roll's dice lie where they were):
-        read lying there, they are not a new roll."""
-        self._fired_dice = tuple(dice)
+        """The dice of the roll the game took, told by the table (after a restart, the last roll's dice lie
+        where they were): read lying there, or some of them, they are not a new roll. Once told, a roll fired
+        but not taken (asked about: "I see 5 dice but expected 3") is not remembered as taken, so the dice
+        left once the person cleared the tray are read. Untold, each roll fired counts as taken."""
+        self._told = True
+        self._roll = tuple(dice)
 
     def new_clock(self) -> None:
         """The frames' time started over: the still period is timed again; the roll read is kept."""
@@ -131,7 +148,7 @@ class SettleDetector:
         """Forget everything: the next still tray fires again."""
         self._reference = None
         self._fired_picture = None
-        self._fired_dice = ()
+        self._roll = self._last_read = ()
         self._checked_this_still = False
 
     def feed(self, frame: Frame) -> DiceSettled | None:
@@ -152,6 +169,13 @@ class SettleDetector:
         if not dice:
             return None
         self._fired_picture = picture
-        again = part_of_the_roll(dice, self._fired_dice)
-        self._fired_dice = dice
-        return None if again else DiceSettled(frame.t, dice)
+        roll, last = self._roll, self._last_read
+        self._last_read = dice
+        if part_of_the_roll(dice, roll):
+            self._roll = moved_along(dice, roll)
+            return None
+        if len(dice) == len(last) and part_of_the_roll(dice, last):
+            return None
+        if not self._told:
+            self._roll = dice
+        return DiceSettled(frame.t, dice)

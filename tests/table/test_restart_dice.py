@@ -2,8 +2,10 @@
 companion comes back, and they are not the next player's roll."""
 from __future__ import annotations
 
+import dataclasses
 import time
 
+import numpy as np
 import pytest
 
 from companion.config import load_settings
@@ -17,7 +19,9 @@ scene = pytest.importorskip("companion.vision.scene")
 readers = pytest.importorskip("companion.vision.readers")
 
 
-def test_the_last_rolls_dice_still_in_the_tray_after_a_restart_are_not_a_new_roll(tmp_path):
+def evening_so_far(tmp_path, unsure: bool):
+    """A journal where Ada's roll was read by the camera (with one die unsure: asked, then typed by a person)
+    and her move tapped, and a camera folder showing her dice still lying there: (state dir, folder, view)."""
     image, truth = scene.render_scene(21, dice=4, camera=scene.CameraModel(640, 480, tilt_deg=10), style="white")
     folder = tmp_path / "camera"
     folder.mkdir()
@@ -26,18 +30,29 @@ def test_the_last_rolls_dice_still_in_the_tray_after_a_restart_are_not_a_new_rol
     state = tmp_path / "state"
     journal = Journal(state)
     table = Table(journal).start()
-    try:  # the evening so far: Ada's roll read by the camera, her move tapped; Ben is to roll
+    try:
         assert table.request({"do": "start", "game": "mountain-goats",
                               "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
         dice = tuple(readers.get_reader("pips").read(image))
         assert sorted(d.value for d in dice) == truth.values
+        if unsure:
+            dice = (dataclasses.replace(dice[0], unsure=True),) + dice[1:]
         assert table.submit(DiceSettled(time.monotonic_ns(), dice)).result(5).ok
+        if unsure:
+            assert table.view()["question"]["text"].startswith("I am not sure about die 1")
+            assert table.request({"do": "dice", "values": [d.value for d in dice]}).ok
         assert table.request({"do": "play", "action": table.view()["game"]["legal"][0]["action"]}).ok
         before = table.view()["game"]
         assert before["current_player"] == -1 and before["prompt"].startswith("Ben"), before["prompt"]
     finally:
         table.stop()
         journal.close()
+    return state, folder, before
+
+
+@pytest.mark.parametrize("unsure", [False, True], ids=["read", "asked, then typed"])
+def test_the_last_rolls_dice_still_in_the_tray_after_a_restart_are_not_a_new_roll(tmp_path, unsure):
+    state, folder, before = evening_so_far(tmp_path, unsure)
     settings = load_settings(env={}, overrides={"camera": {"source": str(folder), "width": 640, "height": 480},
                                                 "sensors": {"backend": "none"}})
     service = Service(settings, state_dir=state).start()
@@ -50,5 +65,54 @@ def test_the_last_rolls_dice_still_in_the_tray_after_a_restart_are_not_a_new_rol
         after = service.table.view()
         assert after["game"]["history_count"] == before["history_count"], after["game"]["history"][-2:]
         assert after["question"] is None and after["game"]["turn"] == before["turn"]
+    finally:
+        service.stop()
+
+
+def take_out(image, box):
+    """The picture with the die in `box` taken out of the tray: the tray's floor colour where it lay."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    left, top, right, bottom = int(x0 - 0.25 * w), int(y0 - 0.25 * h), int(x1 + 0.25 * w), int(y1 + 0.25 * h)
+    floor = np.concatenate([image[top - 6:top, left:right].reshape(-1, 3), image[bottom:bottom + 6, left:right].reshape(-1, 3)])
+    out = image.copy()
+    out[top:bottom, left:right] = np.median(floor, axis=0).astype(np.uint8)
+    return out
+
+
+def test_a_stray_die_taken_out_when_the_table_asks_leaves_the_roll_it_waits_for(tmp_path):
+    """Five dice in the tray where Mountain Goats rolls four: the table asks; a person takes the stray die out,
+    and the four left are the roll (the camera, told which rolls the game took, does not take them for the
+    remains of one)."""
+    image, truth = scene.render_scene(21, dice=5, camera=scene.CameraModel(640, 480, tilt_deg=10), style="white")
+    stray = truth.dice[1]
+    folder = tmp_path / "camera"
+    folder.mkdir()
+    for i in range(24):  # 1.1 s of five dice, then 1.1 s with the stray one taken out
+        cv2.imwrite(str(folder / f"{i:02}.png"), image if i < 12 else take_out(image, stray.box))
+    settings = load_settings(env={}, overrides={"camera": {"source": str(folder), "width": 640, "height": 480},
+                                                "sensors": {"backend": "none"}})
+    journal = Journal(tmp_path / "state")
+    table = Table(journal).start()
+    try:
+        assert table.request({"do": "start", "game": "mountain-goats",
+                              "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
+    finally:
+        table.stop()
+        journal.close()
+    service = Service(settings, state_dir=tmp_path / "state")
+    asked = []
+    service.table.listen(lambda view: asked.append((view.get("question") or {}).get("text")))
+    service.start()
+    try:
+        deadline = time.monotonic() + 30
+        while service.camera.pipeline.frames < 24 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        service.table.submit(CameraHealth(time.monotonic_ns(), "ok", "after the frames")).result(5)
+        assert any(text and text.startswith("I see 5 dice but expected 4") for text in asked)
+        game = service.table.view()["game"]
+        kept = sorted(d.value for d in truth.dice if d is not stray)
+        assert game["last_reading"] and sorted(game["last_reading"]["values"]) == kept
+        assert game["history"][-1]["text"] == "Dice " + ", ".join(map(str, kept))
     finally:
         service.stop()

@@ -102,13 +102,18 @@ def test_a_hand_passing_over_still_dice_does_not_fire_a_new_roll():
     assert len(fired) == 1
 
 
-def first_roll_then(frames, changes, then=()):
+def first_roll_then(frames, changes, then=(), taken=None):
     """The first roll of `frames` read, then each (image, dice) of `changes` held still for a second, then
-    the frames `then`: the rolls fired, by their dice. Each changed picture reads as the dice given."""
+    the frames `then`: the rolls fired, by their dice. Each changed picture reads as the dice given.
+    `taken`: told by the table, as the service's camera is; True if it took the first roll, False if it asked."""
     first_settled = max(i for i, s in enumerate(frames) if s.truth.roll == 0 and s.truth.phase == "settled")
     reader = TruthReader(frames)
     detector = SettleDetector(reader, tray=frames[0].truth.tray)
+    if taken is not None:
+        detector.remember(())
     fired = [event for s in frames[:first_settled + 1] if (event := detector.feed(s.frame))]
+    if taken:
+        detector.remember(fired[0].dice)
     assert len(fired) == 1, "the first roll is read"
     t = frames[first_settled].frame.t
     truth = frames[first_settled].truth
@@ -173,6 +178,35 @@ def test_a_die_nudged_after_the_read_or_some_dice_taken_out_is_not_a_new_roll():
     later = [s for s in frames if s.truth.roll == 1]
     fired = first_roll_then(frames, [(image, (moved, *dice[1:])), (taken, (moved, dice[2]))], then=later)
     assert [sorted(d.value for d in e.dice) for e in fired] == [first.truth.values, later[-1].truth.values]
+
+
+def without(image, empty, die):
+    """The picture with `die` gone (the empty tray's pixels where it lay)."""
+    x0, y0, x1, y1 = (int(round(v)) for v in die.box)
+    out = image.copy()
+    out[y0:y1, x0:x1] = empty[y0:y1, x0:x1]
+    return out
+
+
+def test_a_die_hidden_by_a_resting_hand_and_seen_again_is_still_part_of_the_roll():
+    frames = sequence(15, rolls=1, dice=3, rest_s=1.0)
+    still, empty = frames[-1], frames[0].frame.image
+    dice = still.truth.dice
+    fired = first_roll_then(frames, [(without(still.frame.image, empty, dice[0]), dice[1:]),
+                                     (still.frame.image, dice)])
+    assert len(fired) == 1, "the roll fired again once the hand lifted"
+
+
+@pytest.mark.parametrize("taken", [True, False], ids=["roll taken", "roll asked about"])
+def test_dice_left_after_the_tray_is_cleared_are_a_roll_only_if_the_game_did_not_take_the_one_before(taken):
+    """Told by the table: the dice left of a roll it took are not a new roll (Matterhorn's eliminated dice
+    taken out); the dice left once a person clears the tray of a roll it asked about ("I see 3 dice but
+    expected 2") are the roll it waits for."""
+    frames = sequence(16, rolls=1, dice=3, rest_s=1.0)
+    still, empty = frames[-1], frames[0].frame.image
+    dice = still.truth.dice
+    fired = first_roll_then(frames, [(without(still.frame.image, empty, dice[2]), dice[:2])], taken=taken)
+    assert [len(e.dice) for e in fired] == ([3] if taken else [3, 2])
 
 
 def test_a_hand_still_moving_in_the_tray_produces_nothing():
