@@ -117,12 +117,13 @@ class DicePipeline:
         """A found tray (its floor's box and a margin, see tray_finder) limits where dice are read and where
         motion is watched, as a tray set by hand does: a hand on the table beside it is no reason to wait. A
         new box is one frame of motion, and the dice still lying there are not a new roll."""
-        if self.auto_tray is None:
+        auto = self.auto_tray  # once: the page may set a tray by hand meanwhile, from another thread
+        if auto is None:
             return
         if not self.settle.moving:
-            self.auto_tray.look(frame.t, frame.image)
-        self.tray = self.settle.tray = self.auto_tray.box
-        self.settle.meter.tray = self.tray
+            auto.look(frame.t, frame.image)
+        if auto is self.auto_tray:
+            self.tray = self.settle.tray = self.settle.meter.tray = auto.box
 
     def process(self, frame: Frame) -> list[Event]:
         """The events of one frame. A frame older than the last one (a recording stitched from two, a

@@ -201,3 +201,20 @@ def test_the_service_camera_finds_the_tray_again_when_the_page_sets_auto(tmp_pat
         assert sorted(d.value for d in settled[0].dice) == sorted(die.value for die in truth.dice)
     finally:
         feed.stop()
+
+
+def test_a_tray_set_on_the_page_while_the_camera_looks_for_one_is_kept():
+    """The page's thread sets a tray while the camera's thread is looking for one: the box set by hand wins,
+    and the camera goes on (it used to stop on the found tray that was no longer there)."""
+    frame, _ = _scene(0)
+    pipeline = DicePipeline(None, scene.TruthReader(), auto_tray=True)
+
+    class LookingWhileThePageSetsATray(AutoTray):
+        def look(self, t, image):
+            pipeline.set_tray((10, 10, 300, 200))
+            return super().look(t, image)
+
+    pipeline.auto_tray = LookingWhileThePageSetsATray()
+    pipeline.process(Frame(0, frame))
+    pipeline.process(Frame(100_000_000, frame))
+    assert pipeline.tray == (10, 10, 300, 200) and pipeline.settle.meter.tray == (10, 10, 300, 200)
