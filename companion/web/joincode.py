@@ -121,13 +121,15 @@ class JoinCodes:
     def qr_svg(self, url: str) -> str:
         """The join address with the code in it, as an SVG QR code for another phone to scan.
 
-        A whole SVG file (namespace, XML declaration): the page shows it with <img>, which draws no inline SVG."""
+        A whole SVG file (namespace, XML declaration): the page shows it with <img>, which draws no inline SVG.
+        Four modules of white around it, the quiet zone the QR standard asks for: with two, some codes were
+        not found at all."""
         import io
 
         import segno
 
         out = io.BytesIO()
-        segno.make(self.join_url(url), error="m").save(out, kind="svg", scale=6, border=2)
+        segno.make(self.join_url(url), error="m").save(out, kind="svg", scale=6, border=4)
         return out.getvalue().decode()
 
 
