@@ -39,13 +39,6 @@ def part_of_the_roll(dice, roll) -> bool:
     return _unmatched(dice, roll) is not None
 
 
-def moved_along(dice, roll) -> tuple[DieReading, ...]:
-    """The roll as it lies now that `dice` (part of it) were read: those dice where they are read, and the
-    roll's dice none of them matched (hidden by a hand, or missed) where they lay, so they still count."""
-    left = _unmatched(dice, roll)
-    return tuple(dice) + tuple(left or ())
-
-
 def _unmatched(dice, roll) -> list[DieReading] | None:
     """The dice of `roll` left over once each die of `dice` took its nearest match; None if one found none."""
     left = list(roll)
@@ -171,8 +164,9 @@ class SettleDetector:
         self._fired_picture = picture
         roll, last = self._roll, self._last_read
         self._last_read = dice
-        if part_of_the_roll(dice, roll):
-            self._roll = moved_along(dice, roll)
+        left = _unmatched(dice, roll)
+        if left is not None:  # part of the roll: those dice where they are read, and the ones no read matched
+            self._roll = dice + tuple(left)  # (hidden by a hand, or missed) where they lay, so they still count
             return None
         if len(dice) == len(last) and part_of_the_roll(dice, last):
             return None

@@ -164,6 +164,14 @@ def nudged(image, die, pixels):
     return out, dataclasses.replace(die, center=(die.center[0] + pixels, die.center[1]))
 
 
+def without(image, empty, die):
+    """The picture with `die` gone (the empty tray's pixels where it lay)."""
+    x0, y0, x1, y1 = (int(round(v)) for v in die.box)
+    out = image.copy()
+    out[y0:y1, x0:x1] = empty[y0:y1, x0:x1]
+    return out
+
+
 def test_a_die_nudged_after_the_read_or_some_dice_taken_out_is_not_a_new_roll():
     """A sleeve nudges a die a little, then a player takes one die out of the tray (Matterhorn's eliminated
     dice, or dice picked up in two grabs): the dice left lying are not a roll. The next throw is."""
@@ -172,20 +180,10 @@ def test_a_die_nudged_after_the_read_or_some_dice_taken_out_is_not_a_new_roll():
     dice = first.truth.dice
     image, moved = nudged(first.frame.image, dice[0], 2)
     empty = [s for s in frames if s.truth.phase == "empty"][0].frame.image
-    x0, y0, x1, y1 = (int(round(v)) for v in dice[1].box)
-    taken = image.copy()
-    taken[y0:y1, x0:x1] = empty[y0:y1, x0:x1]
+    taken = without(image, empty, dice[1])
     later = [s for s in frames if s.truth.roll == 1]
     fired = first_roll_then(frames, [(image, (moved, *dice[1:])), (taken, (moved, dice[2]))], then=later)
     assert [sorted(d.value for d in e.dice) for e in fired] == [first.truth.values, later[-1].truth.values]
-
-
-def without(image, empty, die):
-    """The picture with `die` gone (the empty tray's pixels where it lay)."""
-    x0, y0, x1, y1 = (int(round(v)) for v in die.box)
-    out = image.copy()
-    out[y0:y1, x0:x1] = empty[y0:y1, x0:x1]
-    return out
 
 
 def test_a_die_hidden_by_a_resting_hand_and_seen_again_is_still_part_of_the_roll():
