@@ -75,23 +75,21 @@ class Service:
     def _tell_the_camera(self, view: dict[str, Any]) -> None:
         """The camera is told each roll the game takes, as the camera saw its dice (typed after a question
         included): dice left of it are then not a new roll, and the dice of a roll it only asked about are."""
-        game = view.get("game") or {}
-        reading = game.get("last_reading") or {}
-        taken = (game.get("id"), reading.get("index"), reading.get("t"))
-        if taken == self._told or not reading:
+        taken, dice = _roll_taken(view)
+        if taken is None or taken == self._told:
             return
         self._told = taken
         remember = getattr(getattr(self.camera, "pipeline", None), "remember_roll", None)
         if remember is not None:
-            remember(_seen_dice(reading))
+            remember(dice)
 
     def _start_camera(self) -> None:
         try:
             from .camera import open_camera
 
-            game = self.table.view().get("game") or {}
-            self.camera = open_camera(self.settings, self.table.submit, record_dir=self.record_dir,
-                                      last_roll=_seen_dice(game.get("last_reading") or {}))
+            taken, dice = _roll_taken(self.table.view())  # told before the camera's first frame
+            self.camera = open_camera(self.settings, self.table.submit, record_dir=self.record_dir, last_roll=dice)
+            self._told = taken
             self.table.listen(self._tell_the_camera)
         except Exception as exc:
             message = f"no camera: {exc}. Type the dice on the page instead."
@@ -99,9 +97,15 @@ class Service:
             self.table.submit(CameraHealth(t=time.monotonic_ns(), state="missing", message=message))
 
 
-def _seen_dice(reading: dict[str, Any]) -> tuple[DieReading, ...]:
-    """The dice of a reading as the camera saw them: read, or seen before a person typed the roll."""
+def _roll_taken(view: dict[str, Any]) -> tuple[tuple[Any, ...] | None, tuple[DieReading, ...]]:
+    """The game's last reading, as (what tells it apart, its dice as the camera saw them: read, or seen
+    before a person typed the roll); (None, ()) when the game has none."""
+    game = view.get("game") or {}
+    reading = game.get("last_reading")
+    if not reading:
+        return None, ()
+    taken = (game.get("id"), reading.get("index"), reading.get("t"))
     try:
-        return tuple(DieReading.from_json(d) for d in reading.get("dice") or reading.get("seen") or ())
+        return taken, tuple(DieReading.from_json(d) for d in reading.get("dice") or reading.get("seen") or ())
     except (KeyError, TypeError, ValueError):  # an old journal's reading without places: nothing to remember
-        return ()
+        return taken, ()

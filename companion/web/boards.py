@@ -35,7 +35,8 @@ def player_colour(players: list[dict[str, Any]], index: int) -> str:
 
 def colours(players: list[dict[str, Any]]) -> list[dict[str, str]]:
     """Each player's colour as the page shows it beside the scores: the board's name and paint for them."""
-    return [{"name": shown_colour(players, i), "paint": player_colour(players, i)} for i in range(len(players))]
+    names = [shown_colour(players, i) for i in range(len(players))]
+    return [{"name": name, "paint": PALETTE[name]} for name in names]
 
 
 def ink(fill: str) -> str:
