@@ -24,10 +24,9 @@ COMMAND_TIMEOUT_S = 10.0
 LARGEST_GAME_ID = 2 ** 63 - 1  # SQLite's largest integer
 # Every response: scripts and styles from the page's own files only (a name that got into the page as markup
 # could not run: no inline script, handler or style attribute), never inside another site's frame (a tap on
-# undo or join made through a page laid over it). 'unsafe-eval' is for the browser tests, whose Playwright
-# predicates are evaluated in the page; the page itself evaluates no text.
+# undo or join made through a page laid over it). The page evaluates no text, so no 'unsafe-eval'.
 SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self'; img-src 'self'; "
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
                                "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",

@@ -7,7 +7,7 @@ import urllib.request
 
 import pytest
 
-from .test_browser import SHOTS, browser  # noqa: F401  (the shared Chromium fixture)
+from .test_browser import SHOTS, browser, new_page  # noqa: F401  (the shared Chromium fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -41,7 +41,7 @@ def cli_json(run_cli, *args):
 
 
 def open_page(browser, base, viewport=PHONE):  # noqa: F811
-    page = browser.new_page(viewport=viewport, device_scale_factor=1)
+    page = new_page(browser, viewport)
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(base + "/")

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from companion.events import CameraHealth, DiceSettled, DieReading
-from tests.web.test_browser import GAMES, browser, start_game, step, version  # noqa: F401 (browser: a fixture)
+from tests.web.test_browser import GAMES, browser, new_page, start_game, step, version  # noqa: F401 (browser: a fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -16,7 +16,7 @@ NARROW = {"width": 320, "height": 640}
 
 
 def open_narrow(browser, base, clock=False):
-    page = browser.new_page(viewport=NARROW, device_scale_factor=1)
+    page = new_page(browser, NARROW)
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     if clock:
@@ -358,7 +358,7 @@ def test_the_winner_is_said_in_words_and_emoji_are_decoration(browser, served, s
     view = service.table.view()
     view["game"].update(over=True, winners=[1], scores=[12, 31], chance=None, legal=[])
     view["version"] += 1
-    page = browser.new_page(viewport=NARROW, device_scale_factor=1)
+    page = new_page(browser, NARROW)
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:  # the page is told the game is over: a finished game, without playing one to its end

@@ -153,6 +153,7 @@ def test_the_page_cannot_be_framed_sniffed_or_leak_its_address(joined_app):
         policy = response.headers.get("Content-Security-Policy", "")
         assert "frame-ancestors 'none'" in policy, path
         assert "script-src 'self'" in policy and "object-src 'none'" in policy
+        assert "unsafe-eval" not in policy and "unsafe-inline" not in policy, "the page evaluates no text"
         assert response.headers.get("X-Frame-Options") == "DENY"
         assert response.headers.get("X-Content-Type-Options") == "nosniff"
         assert response.headers.get("Referrer-Policy") in ("same-origin", "no-referrer")
@@ -238,7 +239,7 @@ def test_a_colour_sent_as_css_cannot_cover_another_phones_page(browser, served, 
 @pytest.mark.browser
 def test_the_page_works_under_its_content_security_policy(browser, served):
     base, _ = served()
-    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page = browser.new_page(viewport={"width": 390, "height": 844})  # not new_page: under the page's own policy
     refused = []
     page.on("console", lambda message: "Content Security Policy" in message.text and refused.append(message.text))
     errors = []
