@@ -11,9 +11,12 @@ cannot attribute becomes a question on the page instead of an action.
   The hits themselves are tapped on the page.
 - Banana Matcho: the table keeps the recent history of both zones (`ZoneHistory`) and, at the time of each
   `BananaSqueaked`, asks `banana_matcho.arbitrate(fruit, matcho)` who may have squeaked; "both" and "neither"
-  ask the page who did. The squeak that ends a duel is the first hand on the banana: another squeak within
+  ask the page who did. A side whose dice were not all seen surely (one in a hand, one read unsure, the
+  camera quiet for a second) is not judged on a guess: the page asks, and that side is judged on the nine
+  dice a person taps. The squeak that ends a duel is the first hand on the banana: another squeak within
   `SAME_RACE_NS` is the other hand arriving late and counts for nothing, and a squeak while the dice still
-  lie as that duel ended (nobody has rolled since) is judged on no dice at all.
+  lie as that duel ended (nobody has rolled since) is judged on no dice at all. While a squeak is asked
+  about, a later one is not judged: it would be scored to that duel's rollers.
 """
 from __future__ import annotations
 
@@ -29,12 +32,14 @@ from ..games.api import CHANCE, Action, GameError, IllegalAction, State
 @dataclasses.dataclass
 class Play:
     """Apply these actions, in order, as one step. `reading` is kept for the page and for corrections, with
-    the action at `reading_step` (the roll it is of); `question`, if any, is asked once they are played."""
+    the action at `reading_step` (the roll it is of); `question`, if any, is asked once they are played. `t`:
+    when it happened at the table, if not when the event deciding it came (a squeak answered on the page)."""
 
     actions: list[Action]
     reading: dict[str, Any] | None = None
     reading_step: int = 0
     question: dict[str, Any] | None = None
+    t: int | None = None
 
 
 @dataclasses.dataclass
@@ -56,10 +61,13 @@ class ZoneHistory:
     """What each zone showed over the last few seconds, so a squeak is judged at its own timestamp.
 
     A zone's states come in time order from one camera; a state older than the zone's last one means a new
-    clock (the demo or a replay starting over), and everything kept from the old clock is dropped."""
+    clock (the demo or a replay starting over), and everything kept from the old clock is dropped. The camera
+    sends every zone's state with every frame, so a state more than `fresh_ns` before a moment is not what
+    the zone showed then: the camera had stopped."""
 
-    def __init__(self, keep_ns: int = 10_000_000_000):
+    def __init__(self, keep_ns: int = 10_000_000_000, fresh_ns: int = 1_000_000_000):
         self.keep_ns = keep_ns
+        self.fresh_ns = fresh_ns
         self._times: dict[str, list[int]] = {}
         self._faces: dict[str, list[tuple[DieReading, ...]]] = {}
 
@@ -82,10 +90,10 @@ class ZoneHistory:
             del times[:cut], faces[:cut]
 
     def at(self, zone: str, t: int) -> tuple[DieReading, ...] | None:
-        """The last state of `zone` seen at or before `t`, or None when nothing was seen."""
+        """The last state of `zone` seen at or before `t`, or None when nothing was seen lately."""
         times = self._times.get(zone, [])
         at = bisect.bisect_right(times, t)
-        return self._faces[zone][at - 1] if at else None
+        return self._faces[zone][at - 1] if at and t - times[at - 1] <= self.fresh_ns else None
 
 
 def reading_json(dice: tuple[DieReading, ...], t: int) -> dict[str, Any]:
@@ -163,8 +171,10 @@ def ball_landed_decision(state: State, event: BallLanded) -> Decision:
 
 
 SAME_RACE_NS = 1_500_000_000
-
+FRUIT_DICE, MATCHO_DICE = 6, 3
+SIDE_NAMES = {"fruit": "fruit", "matcho": "Matcho"}
 SQUEAK_OPTIONS = [{"option": "fruit", "label": "The fruit roller"}, {"option": "matcho", "label": "The Matcho roller"}]
+TAP_THE_DICE = "tap the 9 dice below as they lay when the banana squeaked, and the squeak is judged on them"
 
 
 def duel_ended_at(state: State, history: Sequence[dict[str, Any]]) -> int | None:
@@ -176,19 +186,51 @@ def duel_ended_at(state: State, history: Sequence[dict[str, Any]]) -> int | None
     return next((step.get("t") for step in reversed(history) if step["action"].get("kind") == "squeak"), None)
 
 
-def who_squeaked(t: int, text: str, fruit: list[Any] | None = None, matcho: list[Any] | None = None) -> Ask:
-    """Ask the page who squeaked; the answer is judged on `fruit` and `matcho` (None: on no dice)."""
-    return Ask({"kind": "squeak", "t": t, "fruit": fruit, "matcho": matcho, "options": SQUEAK_OPTIONS, "text": text})
+def who_squeaked(t: int, text: str, fruit: list[Any] | None = None, matcho: list[Any] | None = None,
+                 unknown: Sequence[str] = ()) -> Ask:
+    """Ask the page who squeaked; the answer is judged on `fruit` and `matcho` (None: on no dice). A side in
+    `unknown` had dice nobody saw surely: it is not offered, and is judged on the dice a person taps."""
+    options = [option for option in SQUEAK_OPTIONS if option["option"] not in unknown]
+    return Ask({"kind": "squeak", "t": t, "fruit": fruit, "matcho": matcho, "unknown": list(unknown),
+                "options": options, "text": text})
 
 
 def _faces(dice: tuple[DieReading, ...] | None) -> list[Any] | None:
     return None if dice is None else sorted(map(str, (d.value for d in dice)))
 
 
-def squeak_decision(state: State, event: BananaSqueaked, zones: ZoneHistory,
-                    history: Sequence[dict[str, Any]] = ()) -> Decision:
-    from ..games import banana_matcho
+def seen_faces(side: str, dice: tuple[DieReading, ...] | None) -> tuple[list[str] | None, str]:
+    """The faces of `side` a squeak is judged on, or None and why they are not known: the zone not seen
+    lately, dice missing (in a hand, or not found by the camera), a die not read surely. A blank lying,
+    read surely, settles the Matcho side (not three Matchos) whatever its other dice show."""
+    from ..games.banana_matcho.combinations import BLANK, check_fruit_faces, check_matcho_faces
 
+    count, name = FRUIT_DICE if side == "fruit" else MATCHO_DICE, SIDE_NAMES[side]
+    if dice is None:
+        return None, f"the camera has not seen the {name} dice"
+    values = [str(d.value) for d in dice]
+    try:
+        if side == "matcho" and len(dice) <= count and any(v == BLANK and not d.unsure for v, d in zip(values, dice)):
+            return list(check_matcho_faces(values + [BLANK] * (count - len(dice)))), ""
+        if len(dice) != count:
+            return None, (f"I see {len(dice)} of the {count} {name} dice" if len(dice) < count
+                          else f"I see {len(dice)} {name} dice, not {count}")
+        unsure = sum(d.unsure for d in dice)
+        if unsure:
+            return None, f"I could not read {'one' if unsure == 1 else unsure} of the {name} dice"
+        return list((check_fruit_faces if side == "fruit" else check_matcho_faces)(values)), ""
+    except ValueError as exc:
+        return None, f"the {name} dice read make no sense ({exc})"
+
+
+def squeak_decision(state: State, event: BananaSqueaked, zones: ZoneHistory,
+                    history: Sequence[dict[str, Any]] = (), question: dict[str, Any] | None = None) -> Decision:
+    if question is not None and question.get("kind") == "squeak":
+        if 0 <= event.t - question["t"] < SAME_RACE_NS:
+            return Ignore("the banana squeaked again right after the squeak asked about: only the first hand on "
+                          "the banana counts")
+        return Ignore("the banana squeaked again, but the squeak before is still asked about on the page: answer "
+                      "it first. This squeak is not judged: tap its dice and who squeaked once that is done")
     ended = duel_ended_at(state, history)
     if ended is not None and 0 <= event.t - ended < SAME_RACE_NS:
         return Ignore("the banana squeaked again right after the squeak that ended the duel: only the first "
@@ -199,41 +241,57 @@ def squeak_decision(state: State, event: BananaSqueaked, zones: ZoneHistory,
             (_faces(fruit), _faces(matcho)) == (_faces(zones.at("fruit", ended)), _faces(zones.at("matcho", ended))):
         return who_squeaked(event.t, "The banana squeaked, but the dice lie as they did when the last duel ended: "
                                      "nobody has rolled yet. Who squeaked?")
-    if fruit is None or matcho is None:
-        missing = " and ".join(z for z, d in (("fruit", fruit), ("matcho", matcho)) if d is None)
-        return who_squeaked(event.t, f"The banana squeaked, but the camera has not seen the {missing} dice. "
-                                     "Who squeaked?")
-    fruit_faces = [d.value for d in fruit]
-    matcho_faces = [d.value for d in matcho]
-    if any(d.unsure for d in fruit + matcho):
-        return who_squeaked(event.t, "The banana squeaked, but I could not read every die. Who squeaked?",
-                            fruit_faces, matcho_faces)
-    try:
-        verdict = banana_matcho.arbitrate(fruit_faces, matcho_faces)
-    except ValueError as exc:
-        return who_squeaked(event.t, f"The banana squeaked, but the dice read make no sense ({exc}). Who squeaked?",
-                            fruit_faces, matcho_faces)
+    if fruit is None and matcho is None:
+        return judge_squeak(state, event.t, (None, "the camera has not seen the dice"), (None, ""))
+    return judge_squeak(state, event.t, seen_faces("fruit", fruit), seen_faces("matcho", matcho))
+
+
+def judge_squeak(state: State, t: int, fruit: tuple[list[str] | None, str],
+                 matcho: tuple[list[str] | None, str]) -> Decision:
+    """The squeak heard at `t`, judged on each side's (faces, why they are not known): played when the dice
+    say who may have squeaked, else asked."""
+    from ..games import banana_matcho
+
+    unknown = [side for side, (faces, _) in (("fruit", fruit), ("matcho", matcho)) if faces is None]
+    if unknown:
+        why = " and ".join(reason for faces, reason in (fruit, matcho) if faces is None and reason)
+        ask = ("First " + TAP_THE_DICE + "." if len(unknown) == 2 else
+               f"If it was the {SIDE_NAMES[unknown[0]]} roller, first {TAP_THE_DICE}.")
+        return who_squeaked(t, f"The banana squeaked, but {why}. Who squeaked? {ask}", fruit[0], matcho[0], unknown)
+    verdict = banana_matcho.arbitrate(fruit[0], matcho[0])
     if verdict in ("fruit", "matcho"):
-        return squeak_play(state, verdict, fruit_faces, matcho_faces)
+        return squeak_play(state, verdict, fruit[0], matcho[0], t)
     text = {"both": "Both sides have a combination. Who squeaked first?",
             "neither": "Nobody has a combination yet: whoever squeaked goes one space down. Who squeaked?"}
-    return who_squeaked(event.t, text.get(verdict, f"Who squeaked? ({verdict})"), fruit_faces, matcho_faces)
+    return who_squeaked(t, text.get(verdict, f"Who squeaked? ({verdict})"), fruit[0], matcho[0])
 
 
-def squeak_play(state: State, side: str, fruit: list[Any] | None, matcho: list[Any] | None) -> Decision:
-    """What the dice showed at the squeak (when the camera saw both zones), then the squeak of `side`."""
+def squeak_play(state: State, side: str, fruit: list[Any] | None, matcho: list[Any] | None,
+                t: int | None = None) -> Decision:
+    """What the dice showed at the squeak (the sides whose faces are known), then the squeak of `side`."""
     game = registry.get_game(state.game)
     actions: list[Action] = []
     try:
-        if fruit is not None and matcho is not None:
-            actions.append(state.chance_action(list(fruit) + list(matcho)))
+        if fruit is not None or matcho is not None:
+            actions.append(state.chance_action(list(fruit or []) + list(matcho or [])))
         actions.append(game.action_from_json({"kind": "squeak", "side": side}))
     except GameError as exc:
         return Ignore(f"the squeak could not be applied: {exc}")
-    return Play(actions)
+    return Play(actions, t=t)
 
 
-def decide(state: State, event: Event, zones: ZoneHistory, history: Sequence[dict[str, Any]] = ()) -> Decision:
+def typed_squeak_decision(state: State, question: dict[str, Any], values: list[Any]) -> Decision:
+    """The 9 dice a person tapped for the squeak asked about, judged as the camera's would have been."""
+    showing = state.chance_action(values)
+    fruit, matcho = getattr(showing, "fruit", None), getattr(showing, "matcho", None)
+    if fruit is None or matcho is None:
+        raise IllegalAction(f"{TAP_THE_DICE}: the 6 fruit dice and the 3 Matcho dice")
+    return judge_squeak(state, question["t"], (list(fruit), ""), (list(matcho), ""))
+
+
+def decide(state: State, event: Event, zones: ZoneHistory, history: Sequence[dict[str, Any]] = (),
+           question: dict[str, Any] | None = None) -> Decision:
+    """What `event` does to the game; `question`: the one the page is asking now."""
     if isinstance(event, DiceSettled):
         return dice_decision(state, event)
     if isinstance(event, BallEntered):
@@ -243,7 +301,7 @@ def decide(state: State, event: Event, zones: ZoneHistory, history: Sequence[dic
     if isinstance(event, BananaSqueaked):
         if state.game != "banana-matcho":
             return Ignore("the banana squeaked, but this game has no banana")
-        return squeak_decision(state, event, zones, history)
+        return squeak_decision(state, event, zones, history, question)
     return Ignore(f"{event.type} does not change the game")
 
 
@@ -252,4 +310,6 @@ def answer_decision(state: State, question: dict[str, Any] | None, option: str) 
         raise IllegalAction("there is no question to answer")
     if option not in ("fruit", "matcho"):
         raise IllegalAction(f"choose 'fruit' or 'matcho', not {option!r}")
-    return squeak_play(state, option, question.get("fruit"), question.get("matcho"))
+    if option in question.get("unknown", ()):
+        raise IllegalAction(f"the {SIDE_NAMES[option]} dice were not all seen surely: {TAP_THE_DICE}")
+    return squeak_play(state, option, question.get("fruit"), question.get("matcho"), question["t"])

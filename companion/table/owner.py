@@ -23,7 +23,7 @@ from ..events import BananaSqueaked, CameraHealth, Event, PlayerAction, Recordin
 from ..games import registry
 from ..games.api import Action, GameError, Player, State
 from .commands import BadCommand, check_command
-from .inputs import Ask, Ignore, Play, ZoneHistory, answer_decision, decide
+from .inputs import Ask, Decision, Ignore, Play, ZoneHistory, answer_decision, decide, typed_squeak_decision
 from .journal import Journal, JournalError
 from .view import build_view
 
@@ -189,7 +189,7 @@ class Table:
         if game is None or game.state.is_over():
             self._persist_position()
             return False, "no game in progress"
-        decision = decide(game.state, event, self.zones, game.history)
+        decision = decide(game.state, event, self.zones, game.history, self.question)
         if isinstance(decision, Ignore):
             self.notice = decision.reason
             self._persist_position()
@@ -198,7 +198,7 @@ class Table:
             self._set_question(decision.question, event)
             return True, decision.question["text"]
         self._play(decision.actions, event, reading=decision.reading, reading_step=decision.reading_step,
-                   question=decision.question)
+                   question=decision.question, t=decision.t)
         return True, decision.question["text"] if decision.question is not None else ""
 
     # -- a person's commands ------------------------------------------------------------------------
@@ -228,6 +228,9 @@ class Table:
         if name == "correct":
             self._correct(command["index"], command["value"], event)
             return True, "corrected"
+        if name == "dice" and (self.question or {}).get("kind") == "squeak":
+            decision = typed_squeak_decision(game.state, self.question, command["values"])
+            return self._decided(decision, event)
         if name == "dice":
             action = game.state.chance_action(command["values"])
             seen = ((self.question or {}).get("reading") or {}).get("dice") or []
@@ -236,14 +239,19 @@ class Table:
             self._play([action], event, reading=reading)
             return True, ""
         if name == "choose":
-            decision = answer_decision(game.state, self.question, command["option"])
-            if isinstance(decision, Ignore):
-                raise Rejected(decision.reason)
-            assert isinstance(decision, Play)
-            self._play(decision.actions, event)
-            return True, ""
+            return self._decided(answer_decision(game.state, self.question, command["option"]), event)
         action = self._decode(game, command["action"])
         self._play([action], event)
+        return True, ""
+
+    def _decided(self, decision: Decision, event: Event) -> tuple[bool, str]:
+        """A person's answer: played, or asked about again; a squeak that cannot be played is refused."""
+        if isinstance(decision, Ignore):
+            raise Rejected(decision.reason)
+        if isinstance(decision, Ask):
+            self._set_question(decision.question, event)
+            return True, decision.question["text"]
+        self._play(decision.actions, event, t=decision.t)
         return True, ""
 
     def _require_game(self) -> Game:
@@ -282,10 +290,10 @@ class Table:
         self.game, self.question = game, None
 
     def _play(self, actions: list[Action], event: Event, reading: dict[str, Any] | None = None,
-              reading_step: int = 0, question: dict[str, Any] | None = None) -> None:
+              reading_step: int = 0, question: dict[str, Any] | None = None, t: int | None = None) -> None:
         """Apply `actions` as one step, journal them in one transaction, or change nothing at all. `reading`
         goes with the action at `reading_step`, the roll it is of; `question` is asked once they are played,
-        kept in the same transaction."""
+        kept in the same transaction; `t`: when it happened, if not at `event`."""
         game = self._require_game()
         applied: list[dict[str, Any]] = []
         try:
@@ -293,7 +301,8 @@ class Table:
                 text = game.state.describe_safely(action)
                 who = game.state.current_player()
                 game.state.apply(action)
-                applied.append({"action": action.to_json(), "text": text, "who": who, "t": event.t})
+                applied.append({"action": action.to_json(), "text": text, "who": who,
+                                "t": event.t if t is None else t})
             if reading is not None:
                 applied[reading_step]["reading"] = reading
             self._journal_step(game, event, undos=0, applied=applied, question=question)

@@ -89,6 +89,10 @@ def _next_events(game: str, state: State, rng: random.Random, t: int) -> list[Ev
 def _duel_events(state: State, rng: random.Random, t: int) -> list[Event]:
     """One throw of both rollers, as the camera's two zones report it."""
     state.apply(state.sample_chance(rng))
+    return _zone_states(state, rng, t)
+
+
+def _zone_states(state: State, rng: random.Random, t: int) -> list[Event]:
     data = state.to_json()
     return [ZoneState(t=t, zone="fruit", dice=die_readings(list(data["fruit"] or []), rng)),
             ZoneState(t=t + 1_000_000, zone="matcho", dice=die_readings(list(data["matcho"] or []), rng))]
@@ -103,6 +107,7 @@ def _banana_choice(state: State, action: Any, rng: random.Random, t: int) -> lis
     if data["kind"] != "squeak":
         state.apply(action)
         return []
+    seen = _zone_states(state, rng, t - 50_000_000)  # the camera reads the zones with every frame
     shown = state.to_json()
     fruit, matcho = list(shown["fruit"] or []), list(shown["matcho"] or [])
     verdict = arbitrate(fruit, matcho) if fruit and matcho else "neither"
@@ -110,7 +115,7 @@ def _banana_choice(state: State, action: Any, rng: random.Random, t: int) -> lis
     if fruit and matcho:
         state.apply(state.chance_action(fruit + matcho))
     state.apply(registry.get_game(state.game).action_from_json({"kind": "squeak", "side": side}))
-    events: list[Event] = [BananaSqueaked(t=t)]
+    events: list[Event] = [*seen, BananaSqueaked(t=t)]
     if verdict not in ("fruit", "matcho"):
         events.append(PlayerAction(t=t + 700_000_000, action={"do": "choose", "option": side}))
     return events

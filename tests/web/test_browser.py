@@ -196,6 +196,35 @@ def test_banana_matcho_a_squeak_both_sides_could_have_made_asks_who(browser, ser
         page.close()
 
 
+def test_banana_matcho_a_squeak_with_a_die_not_read_is_judged_on_the_dice_tapped(browser, served, service):
+    """Ben's third Matcho die is read unsure: the page offers only the fruit roller, whose dice were seen,
+    and the family taps the nine dice as they lay; three Matchos, so Ben climbs."""
+    from companion.events import BananaSqueaked, ZoneState
+
+    base, _ = served()
+    page, errors = open_page(browser, base, "phone")
+    try:
+        start_game(page, "banana-matcho")
+        table = service.table
+        unsure = DieReading("matcho", (2.0, 0.0), (2.0, 0.0, 3.0, 1.0), 0.6, unsure=True)
+        table.submit(ZoneState(t=10, zone="fruit", dice=readings(["coconut"] * 2 + ["starfruit"] * 2 + ["orange", "banana"]))).result(5)
+        table.submit(ZoneState(t=11, zone="matcho", dice=readings(["matcho"] * 2) + (unsure,))).result(5)
+        table.submit(BananaSqueaked(t=20)).result(5)
+        page.wait_for_selector("#question:not([hidden])")
+        assert "could not read one of the Matcho dice" in page.text_content("#question")
+        assert page.locator("#question button").all_text_contents() == ["The fruit roller"]
+        faces = page.locator("#chance-faces button")
+        for i in [0, 0, 1, 1, 2, 3, 6, 6, 6]:  # coconut, coconut, starfruit, starfruit, orange, banana; 3 Matchos
+            faces.nth(i).click()
+        page.click("#chance-send")
+        page.wait_for_function("window.companionView.question === null")
+        assert page.evaluate("window.companionView.game.scores") == [0, 1]
+        assert page.evaluate("window.companionView.game.history.at(-1).t") == 20, "the squeak's own time"
+        assert errors == []
+    finally:
+        page.close()
+
+
 def test_magic_mountain_the_gate_reports_the_opening(browser, served, service):
     from companion.events import BallEntered, BallLanded
 
