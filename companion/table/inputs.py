@@ -6,9 +6,11 @@ cannot attribute becomes a question on the page instead of an action.
 - Matterhorn, Mountain Goats: a `DiceSettled` while the engine waits for dice becomes
   `state.chance_action(values)`. When Matterhorn asks "roll again or stop?", rolling the dice left is the
   answer: a roll with as many dice as rolling again asks for plays "roll again" and the roll as one step.
+  A roll that comes before a bonus move, a consolation obstacle or the moves after stopping are tapped is
+  kept (`Hold`) and played once they are.
 - Magic Mountain: `BallEntered(opening)` plays the legal action that names that opening (when the engine
-  waits for one); `BallLanded` plays the legal action that says the ball is down, if the engine has one.
-  The hits themselves are tapped on the page.
+  waits for one, or once the ball's colour is tapped); `BallLanded` plays the legal action that says the
+  ball is down, if the engine has one. The hits themselves are tapped on the page.
 - Banana Matcho: the table keeps the recent history of both zones (`ZoneHistory`) and, at the time of each
   `BananaSqueaked`, asks `banana_matcho.arbitrate(fruit, matcho)` who may have squeaked; "both" and "neither"
   ask the page who did. A side whose dice were not all seen surely (one in a hand, one read unsure, the
@@ -54,7 +56,19 @@ class Ignore:
     reason: str
 
 
-Decision = Play | Ask | Ignore
+@dataclasses.dataclass
+class Hold:
+    """Keep the event: it comes before a tap the game waits for, and is decided again after each step a
+    person plays. `reason` says what it waits for."""
+
+    reason: str
+
+
+Decision = Play | Ask | Ignore | Hold
+
+# Matterhorn's steps a person taps that a roll may come before: the bonus move ("before the next roll of the
+# dice", rulebook), the consolation obstacle and the moves after stopping, each of which may be left unused.
+TAPS_BEFORE_A_ROLL = ("bonus", "consolation", "moves")
 
 
 class ZoneHistory:
@@ -104,7 +118,8 @@ def reading_json(dice: tuple[DieReading, ...], t: int) -> dict[str, Any]:
 def dice_decision(state: State, event: DiceSettled) -> Decision:
     request = state.chance_request()
     if state.current_player() != CHANCE or request is None or request.kind != "dice":
-        return roll_again_decision(state, event) or Ignore("a roll was read, but the game is not waiting for dice")
+        return (roll_again_decision(state, event) or held_roll(state, event)
+                or Ignore("a roll was read, but the game is not waiting for dice"))
     reading = reading_json(event.dice, event.t)
     base = {"kind": "dice", "count": request.count, "faces": list(request.faces), "reading": reading}
     if len(event.dice) != request.count:
@@ -142,6 +157,15 @@ def roll_again_decision(state: State, event: DiceSettled) -> Decision | None:
     return None
 
 
+def held_roll(state: State, event: DiceSettled) -> Hold | None:
+    """A roll read while the game waits for a tap that comes before it (a bonus move, for one): kept, not
+    played, for the family may have moved the climber and not yet tapped it."""
+    if state.game != "matterhorn" or getattr(state, "phase", None) not in TAPS_BEFORE_A_ROLL:
+        return None
+    values = " ".join(str(d.value) for d in event.dice)
+    return Hold(f"The roll {values} is kept, and played once this is tapped: {state.prompt()}")
+
+
 def find_legal(state: State, test: Callable[[dict[str, Any]], bool]) -> Action | None:
     for action in state.legal_actions():
         if test(action.to_json()):
@@ -153,6 +177,9 @@ def ball_entered_decision(state: State, event: BallEntered) -> Decision:
     action = find_legal(state, lambda a: a.get("opening") == event.opening)
     if action is not None:
         return Play([action])
+    request = state.chance_request()
+    if state.current_player() == CHANCE and request is not None and request.kind == "draw":
+        return Hold(f"The ball went into opening {event.opening}: it is played once its colour is tapped")
     chosen = getattr(state, "opening", None)
     if chosen is not None and chosen != event.opening:
         return Ignore(f"the ball went into opening {event.opening}, but opening {chosen} was chosen: if it really "

@@ -19,11 +19,12 @@ import time
 from concurrent.futures import Future
 from typing import Any, Callable
 
-from ..events import BananaSqueaked, CameraHealth, Event, PlayerAction, RecordingHealth, SensorHealth, ZoneState
+from ..events import (BananaSqueaked, CameraHealth, Event, PlayerAction, RecordingHealth, SensorHealth, ZoneState,
+                      event_from_json)
 from ..games import registry
 from ..games.api import Action, GameError, Player, State
 from .commands import BadCommand, check_command
-from .inputs import Ask, Decision, Ignore, Play, ZoneHistory, answer_decision, decide, typed_squeak_decision
+from .inputs import Ask, Decision, Hold, Ignore, Play, ZoneHistory, answer_decision, decide, typed_squeak_decision
 from .journal import Journal, JournalError
 from .view import build_view
 
@@ -73,6 +74,7 @@ class Table:
         self.health: dict[str, dict[str, str]] = {}
         self.game: Game | None = None
         self.question: dict[str, Any] | None = None
+        self.held: tuple[Event, str] | None = None  # an event kept until a tap it came before, and why
         self.notice = ""
         self.version = 0
         self.run = secrets.token_hex(4)  # versions count again from 0 after a restart: pages tell runs apart
@@ -190,9 +192,20 @@ class Table:
             self._persist_position()
             return False, "no game in progress"
         decision = decide(game.state, event, self.zones, game.history, self.question)
+        replaced = self.held is not None and type(self.held[0]) is type(event)
+        if replaced:
+            self.held = None  # a roll thrown again, a second ball: the later one counts
+        if isinstance(decision, Hold):
+            self._hold(event, decision.reason)
+            return True, decision.reason
         if isinstance(decision, Ignore):
             self.notice = decision.reason
-            self._persist_position()
+            if replaced:
+                with self.journal.transaction() as tx:
+                    self._write_held(tx)
+                    self._write_position(tx)
+            else:
+                self._persist_position()
             return True, decision.reason
         if isinstance(decision, Ask):
             self._set_question(decision.question, event)
@@ -220,11 +233,18 @@ class Table:
                     tx.finish(game.id, None)
                 tx.clear_meta("current_game")
                 tx.clear_meta("question")
-            self.game, self.question = None, None
+                tx.clear_meta("held")
+            self.game, self.question, self.held = None, None, None
             return True, "game ended"
         if name == "undo":
             self._undo(event)
             return True, "undone"
+        changed, message = self._step(command, game, event)
+        self._play_held()
+        return changed, message
+
+    def _step(self, command: dict[str, Any], game: Game, event: PlayerAction) -> tuple[bool, str]:
+        name = command["do"]
         if name == "correct":
             self._correct(command["index"], command["value"], event)
             return True, "corrected"
@@ -243,6 +263,46 @@ class Table:
         action = self._decode(game, command["action"])
         self._play([action], event)
         return True, ""
+
+    def _hold(self, event: Event, reason: str) -> None:
+        self.held = (event, reason)
+        with self.journal.transaction() as tx:
+            tx.event(self.game.id if self.game else None, event.to_json())
+            self._write_held(tx)
+            self._write_position(tx)
+        self.notice = reason
+
+    def _play_held(self) -> None:
+        """The event kept, decided again now that a person played a step: played, asked about, still kept,
+        or dropped with the reason why."""
+        if self.held is None or self.game is None:
+            return
+        held = event, _ = self.held
+        decision = decide(self.game.state, event, self.zones, self.game.history, self.question)
+        if isinstance(decision, Hold):
+            self.held = (event, decision.reason)
+            self.notice = decision.reason
+            return
+        self.held = None
+        try:
+            if isinstance(decision, Play):
+                self._play(decision.actions, event, reading=decision.reading, reading_step=decision.reading_step,
+                           question=decision.question, t=decision.t, recorded=True)
+            elif isinstance(decision, Ask):
+                self._set_question(decision.question, event, recorded=True)
+            else:
+                with self.journal.transaction() as tx:
+                    self._write_held(tx)
+                self.notice = decision.reason
+        except JournalError as exc:  # the person's step is saved; the kept event waits for the next one
+            self.held = held
+            self.notice = f"{held[1]} (not played yet: {exc})"
+
+    def _write_held(self, tx) -> None:
+        if self.held is None:
+            tx.clear_meta("held")
+        else:
+            tx.set_meta("held", json.dumps({"event": self.held[0].to_json(), "reason": self.held[1]}))
 
     def _decided(self, decision: Decision, event: Event) -> tuple[bool, str]:
         """A person's answer: played, or asked about again; a squeak that cannot be played is refused."""
@@ -272,9 +332,10 @@ class Table:
         with self.journal.transaction() as tx:  # a game left unfinished can be picked up again later
             game_id = tx.new_game(game_def.name, setup, event.t)
             tx.clear_meta("question")
+            tx.clear_meta("held")
             self._write_position(tx)
         self.game = Game(game_id, game_def.name, setup, state, [])
-        self.question, self.notice = None, ""
+        self.question, self.held, self.notice = None, None, ""
         self.zones.clear()  # the dice of another game
 
     def _resume(self, game_id: int, event: Event) -> None:
@@ -287,13 +348,16 @@ class Table:
         with self.journal.transaction() as tx:
             tx.set_meta("current_game", str(game_id))
             tx.clear_meta("question")
-        self.game, self.question = game, None
+            tx.clear_meta("held")
+        self.game, self.question, self.held = game, None, None
 
     def _play(self, actions: list[Action], event: Event, reading: dict[str, Any] | None = None,
-              reading_step: int = 0, question: dict[str, Any] | None = None, t: int | None = None) -> None:
+              reading_step: int = 0, question: dict[str, Any] | None = None, t: int | None = None,
+              recorded: bool = False) -> None:
         """Apply `actions` as one step, journal them in one transaction, or change nothing at all. `reading`
         goes with the action at `reading_step`, the roll it is of; `question` is asked once they are played,
-        kept in the same transaction; `t`: when it happened, if not at `event`."""
+        kept in the same transaction; `t`: when it happened, if not at `event`; `recorded`: the event is in
+        the journal already (it was kept)."""
         game = self._require_game()
         applied: list[dict[str, Any]] = []
         try:
@@ -305,7 +369,7 @@ class Table:
                                 "t": event.t if t is None else t})
             if reading is not None:
                 applied[reading_step]["reading"] = reading
-            self._journal_step(game, event, undos=0, applied=applied, question=question)
+            self._journal_step(game, event, undos=0, applied=applied, question=question, recorded=recorded)
         except BaseException:
             for _ in applied:
                 game.state.undo()
@@ -319,6 +383,7 @@ class Table:
         game = self._require_game()
         if not game.history:
             raise Rejected("there is nothing to undo")
+        self.held = None  # kept for the step undone or one before it: the family takes it up again
         popped = game.state.undo()
         try:
             self._journal_step(game, event, undos=1, applied=[])
@@ -374,17 +439,19 @@ class Table:
         game.last_reading = {**fixed_reading, "index": reading["index"]}
         self.question = None
 
-    def _set_question(self, question: dict[str, Any], event: Event) -> None:
+    def _set_question(self, question: dict[str, Any], event: Event, recorded: bool = False) -> None:
         with self.journal.transaction() as tx:
-            tx.event(self.game.id if self.game else None, event.to_json())
+            if not recorded:
+                tx.event(self.game.id if self.game else None, event.to_json())
             tx.set_meta("question", json.dumps(question))
+            self._write_held(tx)
             self._write_position(tx)
         self.question = question
 
     def _journal_step(self, game: Game, event: Event, undos: int, applied: list[dict[str, Any]],
-                      question: dict[str, Any] | None = None) -> None:
+                      question: dict[str, Any] | None = None, recorded: bool = False) -> None:
         with self.journal.transaction() as tx:
-            if not isinstance(event, PlayerAction):
+            if not isinstance(event, PlayerAction) and not recorded:
                 tx.event(game.id, event.to_json())
             for _ in range(undos):
                 tx.undo(game.id, event.t)
@@ -398,6 +465,7 @@ class Table:
                 tx.clear_meta("question")
             else:
                 tx.set_meta("question", json.dumps(question))
+            self._write_held(tx)
             self._write_position(tx)
 
     def _write_position(self, tx) -> None:
@@ -424,6 +492,11 @@ class Table:
             return
         question = self.journal.meta("question")
         self.question = json.loads(question) if question else None
+        held = self.journal.meta("held")
+        if held:
+            held = json.loads(held)
+            self.held = (event_from_json(held["event"]), held["reason"])
+            self.notice = held["reason"]
 
     def _load(self, row: dict[str, Any]) -> Game:
         """Replay the journal's operations into a fresh engine."""

@@ -1,0 +1,131 @@
+"""A roll or a ball that comes before the tap the game waits for is kept, and played once that tap is made:
+Matterhorn's dice rolled while a bonus move, a consolation obstacle or the moves after stopping are still
+to be tapped; Magic Mountain's ball dropped before its colour is tapped. Nothing is guessed: the page says
+what it waits for, and the camera, which does not read dice lying still again, is not needed twice."""
+from __future__ import annotations
+
+import pytest
+
+from companion.events import BallEntered
+from companion.table.journal import Journal
+from companion.table.owner import Table
+from tests.table.test_matterhorn_roll_again import legal, phase, rolled
+
+PLAYERS = [{"name": "Ada"}, {"name": "Ben"}]
+
+
+@pytest.fixture
+def matterhorn(tmp_path):
+    """Ben to roll, the climbers placed (set-up: Ada 6, Ben 1: the last to place starts)."""
+    table = Table(Journal(tmp_path)).start()
+    assert table.request({"do": "start", "game": "matterhorn", "players": PLAYERS}).ok
+    table.submit(rolled(6)).result(5)
+    table.submit(rolled(1)).result(5)
+    while phase(table) == "setup_place":
+        assert table.request({"do": "play", "action": legal(table)[0]}).ok
+    yield table
+    table.stop()
+
+
+def play(table, action):
+    outcome = table.request({"do": "play", "action": action})
+    assert outcome.ok, outcome.message
+
+
+def history(table, last):
+    return [step["text"] for step in table.view()["game"]["history"][-last:]]
+
+
+def at_bonus(table):
+    """Ben's 3 and 3 set aside for line 12: a climber stands there, so a bonus move waits."""
+    assert table.submit(rolled(6, 5, 4, 3, 3)).result(5).ok
+    play(table, {"kind": "eliminate", "dice": [3, 6], "line": 12})
+    play(table, legal(table)[0])
+    assert phase(table) == "bonus"
+
+
+def test_the_dice_left_rolled_during_a_bonus_move_are_played_once_it_is_skipped(matterhorn):
+    table = matterhorn
+    at_bonus(table)
+    outcome = table.submit(rolled(2, 3, 4)).result(5)
+    assert outcome.ok and phase(table) == "bonus", "the bonus move is not skipped for the family"
+    assert "kept" in table.view()["notice"] and "2 3 4" in table.view()["notice"], table.view()["notice"]
+    play(table, {"kind": "end_moves"})
+    assert history(table, 3) == ["Skip the bonus move", "Roll again: 3 dice", "Rolled 2 3 4"]
+    assert phase(table) == "choose"
+    assert table.view()["game"]["last_reading"]["values"] == [2, 3, 4], "the camera's roll, to correct"
+
+
+def test_a_bonus_move_tapped_after_the_roll_comes_before_it(matterhorn):
+    table = matterhorn
+    at_bonus(table)
+    table.submit(rolled(2, 3, 4)).result(5)
+    bonus = next(a for a in legal(table) if a["kind"] != "end_moves")
+    play(table, bonus)
+    assert history(table, 2) == ["Roll again: 3 dice", "Rolled 2 3 4"]
+    assert table.view()["notice"] == ""
+
+
+def test_the_next_players_roll_after_a_lost_turn_waits_for_the_consolation_obstacle(matterhorn):
+    table = matterhorn
+    assert table.submit(rolled(1, 1, 1, 1, 1)).result(5).ok  # nothing can be placed: the turn is lost
+    assert phase(table) == "consolation"
+    table.submit(rolled(2, 3, 4, 5, 5)).result(5)
+    assert phase(table) == "consolation"
+    play(table, {"kind": "no_obstacle"})
+    assert history(table, 1) == ["Rolled 2 3 4 5 5"]
+    assert table.view()["game"]["state"]["player"] == 0 and phase(table) == "choose"
+
+
+def test_the_next_players_roll_waits_for_the_moves_left_and_survives_a_restart(matterhorn, tmp_path):
+    table = matterhorn
+    assert table.submit(rolled(6, 5, 4, 3, 3)).result(5).ok
+    play(table, {"kind": "eliminate", "dice": [3, 3, 5], "line": 10})
+    play(table, legal(table)[0])
+    play(table, {"kind": "stop"})
+    assert phase(table) == "moves"
+    table.submit(rolled(2, 3, 4, 5, 5)).result(5)
+    assert phase(table) == "moves", "Ben's moves are not thrown away"
+    table.stop()
+    table.journal.close()
+    again = Table(Journal(tmp_path)).start()
+    try:
+        assert "2 3 4 5 5" in again.view()["notice"]
+        assert again.request({"do": "play", "action": {"kind": "end_moves"}}).ok
+        assert history(again, 1) == ["Rolled 2 3 4 5 5"]
+        assert again.view()["game"]["state"]["player"] == 0
+    finally:
+        again.stop()
+
+
+def test_a_later_roll_takes_the_place_of_the_one_kept(matterhorn):
+    table = matterhorn
+    at_bonus(table)
+    table.submit(rolled(2, 3, 4)).result(5)
+    table.submit(rolled(5, 5, 1)).result(5)  # picked up and thrown again
+    play(table, {"kind": "end_moves"})
+    assert history(table, 1) == ["Rolled 5 5 1"]
+
+
+def test_a_kept_roll_is_dropped_by_undo(matterhorn):
+    table = matterhorn
+    at_bonus(table)
+    table.submit(rolled(2, 3, 4)).result(5)
+    assert table.request({"do": "undo"}).ok
+    assert table.view()["notice"] == ""
+    play(table, legal(table)[0])
+    play(table, {"kind": "end_moves"})
+    assert phase(table) == "decide", "the roll kept before the undo is not played"
+
+
+def test_a_ball_dropped_before_its_colour_is_tapped_goes_in_once_it_is(tmp_path):
+    table = Table(Journal(tmp_path)).start()
+    try:
+        assert table.request({"do": "start", "game": "magic-mountain", "players": PLAYERS}).ok
+        assert table.submit(BallEntered(t=5_000_000_000, opening=4)).result(5).ok
+        assert "opening 4" in table.view()["notice"] and "colour" in table.view()["notice"]
+        assert table.request({"do": "dice", "values": ["red"]}).ok
+        assert table.view()["game"]["history"][-1]["text"].endswith("opening 4")
+        assert table.view()["game"]["chance"]["kind"] == "hits"
+    finally:
+        table.stop()
