@@ -109,6 +109,11 @@ class ZoneHistory:
         at = bisect.bisect_right(times, t)
         return self._faces[zone][at - 1] if at and t - times[at - 1] <= self.fresh_ns else None
 
+    def behind(self, t: int) -> bool:
+        """Whether the camera, running, has not yet sent the zones' frames of moment `t`: some zone's last
+        state is before `t` but recent."""
+        return any(times and 0 < t - times[-1] <= self.fresh_ns for times in self._times.values())
+
 
 def reading_json(dice: tuple[DieReading, ...], t: int) -> dict[str, Any]:
     return {"t": t, "dice": [d.to_json() for d in dice], "values": [d.value for d in dice],
@@ -251,7 +256,9 @@ def seen_faces(side: str, dice: tuple[DieReading, ...] | None) -> tuple[list[str
 
 
 def squeak_decision(state: State, event: BananaSqueaked, zones: ZoneHistory,
-                    history: Sequence[dict[str, Any]] = (), question: dict[str, Any] | None = None) -> Decision:
+                    history: Sequence[dict[str, Any]] = (), question: dict[str, Any] | None = None,
+                    waited: bool = False) -> Decision:
+    """`waited`: judge on the frames read so far, without waiting for the camera to catch up."""
     if question is not None and question.get("kind") == "squeak":
         if 0 <= event.t - question["t"] < SAME_RACE_NS:
             return Ignore("the banana squeaked again right after the squeak asked about: only the first hand on "
@@ -262,6 +269,8 @@ def squeak_decision(state: State, event: BananaSqueaked, zones: ZoneHistory,
     if ended is not None and 0 <= event.t - ended < SAME_RACE_NS:
         return Ignore("the banana squeaked again right after the squeak that ended the duel: only the first "
                       "hand on the banana counts")
+    if not waited and zones.behind(event.t):  # the sensor is heard sooner than a frame is read
+        return Hold("The banana squeaked: it is judged once the camera's picture of that moment is read")
     fruit = zones.at("fruit", event.t)
     matcho = zones.at("matcho", event.t)
     if ended is not None and fruit is not None and matcho is not None and \
@@ -317,8 +326,9 @@ def typed_squeak_decision(state: State, question: dict[str, Any], values: list[A
 
 
 def decide(state: State, event: Event, zones: ZoneHistory, history: Sequence[dict[str, Any]] = (),
-           question: dict[str, Any] | None = None) -> Decision:
-    """What `event` does to the game; `question`: the one the page is asking now."""
+           question: dict[str, Any] | None = None, waited: bool = False) -> Decision:
+    """What `event` does to the game; `question`: the one the page is asking now; `waited`: an event kept
+    for the camera to catch up is decided on what it has read (it stopped, or another event came)."""
     if isinstance(event, DiceSettled):
         return dice_decision(state, event)
     if isinstance(event, BallEntered):
@@ -328,7 +338,7 @@ def decide(state: State, event: Event, zones: ZoneHistory, history: Sequence[dic
     if isinstance(event, BananaSqueaked):
         if state.game != "banana-matcho":
             return Ignore("the banana squeaked, but this game has no banana")
-        return squeak_decision(state, event, zones, history, question)
+        return squeak_decision(state, event, zones, history, question, waited)
     return Ignore(f"{event.type} does not change the game")
 
 

@@ -133,6 +133,7 @@ class Table:
             try:
                 item = self._queue.get(timeout=self.loop_seconds)
             except queue.Empty:
+                self._idle()
                 continue
             if item is _STOP:
                 return
@@ -146,6 +147,18 @@ class Table:
             if not future.set_running_or_notify_cancel():
                 continue
             future.set_result(outcome)
+
+    def _idle(self) -> None:
+        """Nothing came for a while: a squeak kept for the camera's frames is judged on those read."""
+        if not self._held_squeak():
+            return
+        try:
+            changed = self._play_held(waited=True)
+        except Exception as exc:  # the loop must outlive it, as any event
+            self.notice = f"the squeak could not be judged: {type(exc).__name__}: {exc}"
+            changed = True
+        if changed:
+            self._publish()
 
     def _handle(self, event: Event, position: int | None) -> Outcome:
         if self.tap is not None:
@@ -173,13 +186,15 @@ class Table:
     def _dispatch(self, event: Event) -> tuple[bool, str]:
         if isinstance(event, ZoneState):
             self.zones.add(event)
-            return False, ""
+            return (self._held_squeak() and self._play_held()), ""
         if isinstance(event, RecordingHealth):
             self.health["recording"] = {"state": event.state, "message": event.message}
             return True, ""
         if isinstance(event, (SensorHealth, CameraHealth)):
             key = f"sensor:{event.sensor}" if isinstance(event, SensorHealth) else "camera"
             self.health[key] = {"state": event.state, "message": event.message}
+            if isinstance(event, CameraHealth) and self._held_squeak():
+                self._play_held(waited=True)  # the frames it waits for may never come
             return True, ""
         if isinstance(event, PlayerAction):
             return self._command(check_command(event.action), event)
@@ -191,6 +206,8 @@ class Table:
         if game is None or game.state.is_over():
             self._persist_position()
             return False, "no game in progress"
+        if isinstance(event, BananaSqueaked) and self._held_squeak():
+            self._play_held(waited=True)  # the first hand on the banana is judged first
         decision = decide(game.state, event, self.zones, game.history, self.question)
         replaced = self.held is not None and type(self.held[0]) is type(event)
         if replaced:
@@ -272,17 +289,21 @@ class Table:
             self._write_position(tx)
         self.notice = reason
 
-    def _play_held(self) -> None:
-        """The event kept, decided again now that a person played a step: played, asked about, still kept,
-        or dropped with the reason why."""
+    def _held_squeak(self) -> bool:
+        return self.held is not None and isinstance(self.held[0], BananaSqueaked)
+
+    def _play_held(self, waited: bool = False) -> bool:
+        """The event kept, decided again now that a person played a step or the camera read a frame: played,
+        asked about, still kept, or dropped with the reason why. Whether anything changed."""
         if self.held is None or self.game is None:
-            return
+            return False
         held = event, _ = self.held
-        decision = decide(self.game.state, event, self.zones, self.game.history, self.question)
+        decision = decide(self.game.state, event, self.zones, self.game.history, self.question, waited)
         if isinstance(decision, Hold):
+            changed = self.held != (event, decision.reason)
             self.held = (event, decision.reason)
             self.notice = decision.reason
-            return
+            return changed
         self.held = None
         try:
             if isinstance(decision, Play):
@@ -297,6 +318,7 @@ class Table:
         except JournalError as exc:  # the person's step is saved; the kept event waits for the next one
             self.held = held
             self.notice = f"{held[1]} (not played yet: {exc})"
+        return True
 
     def _write_held(self, tx) -> None:
         if self.held is None:

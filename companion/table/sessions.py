@@ -9,6 +9,7 @@ the seed, small (a few hundred lines of JSON), used by the tests, the demo and `
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -115,7 +116,8 @@ def _banana_choice(state: State, action: Any, rng: random.Random, t: int) -> lis
     if fruit and matcho:
         state.apply(state.chance_action(fruit + matcho))
     state.apply(registry.get_game(state.game).action_from_json({"kind": "squeak", "side": side}))
-    events: list[Event] = [*seen, BananaSqueaked(t=t)]
+    after = [dataclasses.replace(zone, t=zone.t + 80_000_000) for zone in seen]  # the frame after the squeak
+    events: list[Event] = [*seen, BananaSqueaked(t=t), *after]
     if verdict not in ("fruit", "matcho"):
         events.append(PlayerAction(t=t + 700_000_000, action={"do": "choose", "option": side}))
     return events

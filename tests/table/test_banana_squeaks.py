@@ -29,13 +29,21 @@ def table(tmp_path):
     table.stop()
 
 
+LYING: dict[int, tuple] = {}
+
+
 def lying(table, t, fruit, matcho):
+    LYING[id(table)] = fruit, matcho
     table.submit(ZoneState(t=t, zone="fruit", dice=fruit)).result(5)
     table.submit(ZoneState(t=t, zone="matcho", dice=matcho)).result(5)
 
 
-def squeak(table, t):
-    return table.submit(BananaSqueaked(t=t)).result(5)
+def squeak(table, t, frame_after=True):
+    """The banana heard at `t`, then (as a running camera does) the zones read again just after."""
+    outcome = table.submit(BananaSqueaked(t=t)).result(5)
+    if frame_after and id(table) in LYING:
+        lying(table, t + 30 * MS, *LYING[id(table)])
+    return outcome
 
 
 def scores(table):
@@ -145,3 +153,40 @@ def test_the_other_hand_a_moment_after_a_squeak_asked_about_counts_for_nothing(t
     outcome = squeak(table, 10 * S + 300 * MS)
     assert table.view()["question"] == asked
     assert "only the first hand on the banana counts" in outcome.message
+
+
+def test_a_squeak_heard_before_the_camera_read_the_frame_before_it_waits_for_that_frame(table):
+    """Ben's third Matcho lands at 0.9 s and he slaps at 1.0 s; the sensor's event reaches the table before
+    the camera has read its frame of 0.9 s. Judged on the frame of 0.5 s (two Matchos), he was asked about."""
+    lying(table, 500 * MS, dice(*NOTHING), dice("matcho", "matcho", "blank"))
+    outcome = squeak(table, 1 * S, frame_after=False)
+    assert outcome.ok and table.view()["question"] is None and scores(table) == [0, 0, 0]
+    lying(table, 900 * MS, dice(*NOTHING), dice("matcho", "matcho", "matcho"))
+    lying(table, 1 * S + 33 * MS, dice(*NOTHING), dice("matcho", "matcho", "matcho"))
+    assert scores(table) == [0, 1, 0], table.view()["game"]["history"]
+    assert table.view()["game"]["history"][-1]["t"] == 1 * S
+
+
+def test_the_other_hand_while_the_first_squeak_waits_for_its_frame_counts_for_nothing(table):
+    lying(table, 500 * MS, dice(CO, CO, CO, CO, ST, ST), dice("matcho", "blank", "blank"))
+    squeak(table, 1 * S, frame_after=False)
+    squeak(table, 1 * S + 200 * MS, frame_after=False)
+    lying(table, 1 * S + 250 * MS, dice(CO, CO, CO, CO, ST, ST), dice("matcho", "matcho", "matcho"))
+    assert scores(table) == [7, 0, 0], "Ada's squeak came first, with Ben's third Matcho not yet down"
+    assert [step["action"]["kind"] for step in table.view()["game"]["history"]] == ["dice_showing", "squeak"]
+
+
+def test_a_squeak_waiting_for_a_frame_that_never_comes_is_judged_when_the_camera_stops(tmp_path):
+    import time
+
+    table = Table(Journal(tmp_path), loop_seconds=0.05).start()
+    try:
+        table.request({"do": "start", "game": "banana-matcho", "players": [{"name": "Ada"}, {"name": "Ben"}]})
+        lying(table, 500 * MS, dice(CO, CO, CO, CO, ST, ST), dice("matcho", "blank", "blank"))
+        squeak(table, 1 * S, frame_after=False)
+        deadline = time.monotonic() + 5
+        while scores(table) == [0, 0] and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert scores(table) == [7, 0], "judged on the last frame read once nothing more came"
+    finally:
+        table.stop()

@@ -80,6 +80,7 @@ def test_a_squeak_is_judged_on_what_the_zones_showed_at_that_moment(rig):
     slap = clock.advance(0.2)
     backend.set_sensor("banana", True)
     zone("matcho", ["matcho"] * 3, clock.advance(0.05))  # later than the slap: does not count
+    zone("fruit", ["coconut"] * 4 + ["papaya"] * 2, clock.now)
     settle()
     game = table.view()["game"]
     assert table.view()["question"] is None
@@ -98,6 +99,9 @@ def test_a_squeak_while_a_die_cannot_be_read_is_asked_about_not_judged(rig):
     slap = clock.advance(0.2)
     backend.set_sensor("banana", True)
     settle()
+    assert table.view()["question"] is None, "the squeak waits for the camera's frame of that moment"
+    table.submit(ZoneState(t=clock.advance(0.03), zone="matcho", dice=(lying, lying, unread))).result(5)
+    table.submit(ZoneState(t=clock.now, zone="fruit", dice=fruit)).result(5)
     view = table.view()
     assert view["question"]["text"].startswith("The banana squeaked, but I could not read one of the Matcho dice. "
                                                "Who squeaked? If it was the Matcho roller, first tap the 9 dice")
