@@ -17,6 +17,10 @@ class BadSettings(ValueError):
 
 SYSTEM_SETTINGS = Path("/etc/companion/companion.toml")
 SERVICE_STATE_DIR = Path("/var/lib/companion")  # the unit's StateDirectory=companion
+# What a file that a power cut emptied may hold: nothing, blank lines, or blocks of zeros.
+EMPTY_CHARS = " \t\r\n\0"
+RESTORE = ("restore it from the shipped settings, systemd/companion.toml in the companion's source (then "
+           "edit it again), or run sudo systemd/install.sh again, which rewrites an empty one")
 
 
 def default_state_dir() -> Path:
@@ -130,9 +134,19 @@ def load_settings(path: str | Path | None = None, env: Mapping[str, str] | None 
     layers: list[Mapping[str, Any]] = []
     if path is not None:
         try:
-            layers.append(tomllib.loads(Path(path).read_text(encoding="utf-8")))
+            text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise BadSettings(f"cannot read settings file {path}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise BadSettings(f"settings file {path} is not a text file: {RESTORE}") from None
+        if not text.strip(EMPTY_CHARS):
+            # Written by hand it would hold at least a comment; empty (or zeros) is what a power cut
+            # leaves of a file written just before it. Read as "all defaults" it would move the page to
+            # another port and the pin map to the shipped one without a word.
+            raise BadSettings(f"settings file {path} is empty (likely a power cut while it was written): "
+                              f"{RESTORE}")
+        try:
+            layers.append(tomllib.loads(text))
         except tomllib.TOMLDecodeError as exc:
             raise BadSettings(f"settings file {path} is not valid TOML: {exc}") from None
     env = os.environ if env is None else env

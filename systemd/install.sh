@@ -36,6 +36,8 @@ die() { echo "companion-install: $*" >&2; exit 1; }
 at() { echo "$ROOT$1"; }
 
 # Writes $2 to file $1 (under ROOT) only when the content differs; returns 0 when it changed the file.
+# The data reach the card before the rename and the rename before the next step: on ext4 a new file
+# renamed into place unsynced can be empty after a power cut.
 put_file() {
     local path mode
     path=$(at "$1"); mode=$3
@@ -45,9 +47,24 @@ put_file() {
     mkdir -p "$(dirname "$path")"
     printf '%s\n' "$2" > "$path.tmp"
     chmod "$mode" "$path.tmp"
+    sync "$path.tmp"
     mv "$path.tmp" "$path"
+    sync "$(dirname "$path")"
     say "wrote $1"
     return 0
+}
+
+# True when file $1 (under ROOT) is missing, or holds nothing but blanks or zeros: what a power cut can
+# leave of a file written just before it.
+missing_or_empty() {
+    local path
+    path=$(at "$1")
+    [ ! -f "$path" ] && return 0
+    if [ -z "$(tr -d '[:space:]\000' < "$path" | head -c 1)" ]; then
+        say "$1 was empty (a power cut while it was written?); writing the shipped one again"
+        return 0
+    fi
+    return 1
 }
 
 release() {
@@ -135,12 +152,12 @@ install_files() {
     local changed=1 unit config
     unit=$(sed "s#@VENV@#$VENV#g" "$SRC/systemd/companion.service")
     put_file "$UNIT" "$unit" 644 && changed=0
-    # The settings and the pin map are the user's to edit: written once, never overwritten.
-    if [ ! -f "$(at $ETC/companion.toml)" ]; then
+    # The settings and the pin map are the user's to edit: written once, never overwritten (unless empty).
+    if missing_or_empty "$ETC/companion.toml"; then
         put_file "$ETC/companion.toml" "$(cat "$SRC/systemd/companion.toml")" 644
         changed=0
     fi
-    if [ ! -f "$(at $ETC/pinmap.json)" ]; then
+    if missing_or_empty "$ETC/pinmap.json"; then
         put_file "$ETC/pinmap.json" "$(cat "$SRC/hardware/pinmap.json")" 644
         changed=0
     fi

@@ -92,6 +92,12 @@ def load_pin_map(path: str | Path | None = None) -> PinMap:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise PinMapError(f"cannot read pin map {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise PinMapError(f"pin map {path} is not a text file") from None
+    if not text.strip(" \t\r\n\0"):  # what a power cut leaves of a file written just before it
+        raise PinMapError(f"pin map {path} is empty (likely a power cut while it was written): restore it from "
+                          f"the shipped hardware/pinmap.json in the companion's source (then edit it to your "
+                          f"wiring again), or run sudo systemd/install.sh again, which rewrites an empty one")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

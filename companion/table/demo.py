@@ -4,6 +4,10 @@ cached, played into the table in real time, one game after another, for ever.
 A fresh machine needs no camera, no sensors and no network: `companion serve --demo` shows a live game.
 While it plays, the demo camera (companion.table.demo_camera) shows every roll tumbling and then lying
 still, drawn by the scene generator with the roll's values.
+
+The cache is written durably (companion.durable), and checked at every start against the session the seed
+makes (a few milliseconds): a session a power cut left empty or cut short is written again, and its film
+drawn again.
 """
 from __future__ import annotations
 
@@ -12,11 +16,12 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from ..durable import fsync_folder, write_bytes
 from ..events import Event
 from ..games import registry
 from .journal import JournalError
 from .owner import Table
-from .recording import EVENTS_FILE, read_events, write_events
+from .recording import EVENTS_FILE, events_text, read_events
 from .sessions import generate
 
 log = logging.getLogger(__name__)
@@ -27,7 +32,8 @@ DEMO_PLAYERS = {"matterhorn": 2, "mountain-goats": 3, "magic-mountain": 2, "bana
 
 
 def demo_sessions(cache_dir: str | Path) -> list[Path]:
-    """The demo session of every game this build has, generated once into `cache_dir`."""
+    """The demo session of every game this build has, generated once into `cache_dir`; one found there
+    that is not the whole session (a power cut while it was written) is written again."""
     root = Path(cache_dir) / f"demo-sessions-{DEMO_VERSION}"
     out = []
     for name, seed in DEMO_SEEDS.items():
@@ -36,10 +42,30 @@ def demo_sessions(cache_dir: str | Path) -> list[Path]:
         except (ImportError, AttributeError):
             continue
         directory = root / name
-        if not (directory / EVENTS_FILE).exists():
-            write_events(directory, generate(name, seed, DEMO_PLAYERS[name]))
+        path = directory / EVENTS_FILE
+        whole = events_text(generate(name, seed, DEMO_PLAYERS[name]))
+        try:
+            kept = path.read_bytes()
+        except FileNotFoundError:
+            kept = None
+        if kept != whole:
+            if kept is not None:
+                log.warning("the demo's %s session in %s is damaged (a power cut while it was written?): "
+                            "written again, and its pictures drawn again", name, path)
+            _forget_film(directory)
+            write_bytes(path, whole)
         out.append(directory)
     return out
+
+
+def _forget_film(directory: Path) -> None:
+    """A film drawn from a session written again is drawn again too (demo_camera's marker removed)."""
+    from .demo_camera import DONE_MARKER, FILM_FOLDER
+
+    marker = directory / FILM_FOLDER / DONE_MARKER
+    if marker.exists():
+        marker.unlink()
+        fsync_folder(marker.parent)
 
 
 def demo_camera():
@@ -68,6 +94,7 @@ class DemoPlayer:
         self.camera = camera
         self.films = [camera.film(directory, events, DEMO_SEEDS.get(directory.name, 0)) if camera else None
                       for directory, events in zip(sessions, self.sessions)]
+        self._show_failed = False
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="demo", daemon=True)
         self._filming = threading.Thread(target=self._film, name="demo-film", daemon=True)
@@ -112,6 +139,15 @@ class DemoPlayer:
         except JournalError as exc:
             log.warning("the demo could not clear its old games: %s", exc)
 
+    def _show(self, film, shot) -> None:
+        """The pictures are a nicety: whatever goes wrong showing one, the game plays on."""
+        try:
+            self.camera.show(film, shot)
+        except Exception:
+            if not self._show_failed:
+                self._show_failed = True
+                log.exception("the demo could not show a camera picture; it plays on")
+
     def _play(self, events: list[Event], film) -> None:
         """The events in real time (scaled by speed), each acknowledged before the next, with the
         camera shown each frame of the session's film at its own time."""
@@ -128,6 +164,6 @@ class DemoPlayer:
                 self._sleep((t - previous_t) / 1e9 / self.speed)
             previous_t = t
             if kind == 0:
-                self.camera.show(film, item)
+                self._show(film, item)
             else:
                 self.table.submit(item).result()

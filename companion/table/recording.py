@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from ..durable import write_bytes
 from ..events import BadEvent, Event, event_from_json
 from .owner import Outcome, Table
 
@@ -45,13 +46,15 @@ class EventRecorder:
 
 
 def write_events(directory: str | Path, events: list[Event]) -> Path:
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / EVENTS_FILE
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text("".join(json.dumps(e.to_json(), separators=(",", ":")) + "\n" for e in events), encoding="utf-8")
-    tmp.replace(path)
+    """The events as `directory`/events.jsonl, written whole or not at all (companion.durable)."""
+    path = Path(directory) / EVENTS_FILE
+    write_bytes(path, events_text(events))
     return path
+
+
+def events_text(events: list[Event]) -> bytes:
+    """The events as events.jsonl holds them: one compact JSON object per line."""
+    return "".join(json.dumps(e.to_json(), separators=(",", ":")) + "\n" for e in events).encode("utf-8")
 
 
 def read_events(directory: str | Path, on_cut_short: Callable[[str], None] | None = None) -> list[Event]:

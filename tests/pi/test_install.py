@@ -27,6 +27,9 @@ FAKES = {
     "python3": 'echo "python3 $*" >> "$FAKE/calls"; d="${@: -1}"; mkdir -p "$d/bin";'
                ' printf "#!/bin/sh\\necho \\"pip \\$*\\" >> \\"$FAKE/calls\\"\\n" > "$d/bin/pip";'
                ' printf "#!/bin/sh\\n" > "$d/bin/python"; chmod +x "$d/bin/pip" "$d/bin/python"',
+    # Notes what it was asked to sync (a file with its size, a folder with what it holds), apart from the calls.
+    "sync": 'for a in "$@"; do if [ -d "$a" ]; then echo "folder $a: $(ls -A "$a" | tr "\\n" " ")";'
+            ' else echo "file $a: $(wc -c < "$a") bytes"; fi >> "$FAKE/synced"; done',
 }
 
 
@@ -152,3 +155,37 @@ def test_the_shipped_settings_file_is_valid_and_complete(tmp_path):
         for key in keys:
             assert f"\n{key} = " in text, f"{section}.{key} is not in the shipped settings file"
     assert settings["service"]["port"] == 80
+
+
+def test_the_settings_and_the_pin_map_are_synced_before_and_after_their_rename(machine):
+    """A new file renamed into place before its data reach the card can be empty after a power cut (ext4)."""
+    code, out, _ = machine.run()
+    assert code == 0, out
+    synced = (machine.fake / "synced").read_text().splitlines()
+    etc = machine.root / "etc/companion"
+    for name in ("companion.toml", "pinmap.json"):
+        size = len((etc / name).read_bytes())
+        data = synced.index(f"file {etc / name}.tmp: {size} bytes")  # the data, while still the .tmp
+        folder = [i for i, line in enumerate(synced) if line.startswith(f"folder {etc}: ")
+                  and f" {name} " in f" {line.split(': ', 1)[1]}" and f"{name}.tmp" not in line]
+        assert folder and folder[0] > data, synced  # then the folder, once the rename is in it
+    unit = machine.root / "etc/systemd/system/companion.service"
+    assert f"file {unit}.tmp: {len(unit.read_bytes())} bytes" in synced
+
+
+@pytest.mark.parametrize("damage", [b"", b"\n  \n", b"\0" * 4096], ids=["zero-bytes", "whitespace", "zeros"])
+def test_an_empty_settings_file_or_pin_map_is_written_again(machine, damage):
+    """What a power cut during the first install can leave: install.sh run again puts them back, saying so."""
+    code, out, _ = machine.run()
+    assert code == 0, out
+    etc = machine.root / "etc/companion"
+    for name in ("companion.toml", "pinmap.json"):
+        (etc / name).write_bytes(damage)
+    code, out, calls = machine.run()
+    assert code == 0, out
+    assert "port = 80" in (etc / "companion.toml").read_text()
+    assert (etc / "pinmap.json").read_text() == (ROOT / "hardware/pinmap.json").read_text()
+    assert "/etc/companion/companion.toml was empty" in out and "/etc/companion/pinmap.json was empty" in out
+    assert "systemctl restart companion.service" in calls, "the service reads the restored settings"
+    code, out, calls = machine.run()
+    assert calls == [] and "nothing to change" in out
