@@ -142,7 +142,7 @@ def test_a_crash_while_saving_keeps_what_was_taught(run_cli, tmp_path, monkeypat
     def power_cut(*args, **kwargs):
         raise OSError("disk pulled out")
 
-    monkeypatch.setattr("companion.vision.symbols.store.json.dump", power_cut)
+    monkeypatch.setattr("companion.durable.os.fsync", power_cut)  # the new file written, not yet on the card
     code, _, err = run_cli("teach", "matcho", "--face", "blank", photo(tmp_path, "matcho", "blank", 8), "--state-dir", state)
     assert code == 2 and f"cannot keep the taught matcho dice in {folder} (disk pulled out)" in err, err
     assert (folder / "matcho.json").read_bytes() == before
@@ -154,7 +154,7 @@ def test_on_a_pi_with_the_service_installed_dice_are_taught_where_the_service_re
     """Taught by hand (as the user pi, whose own state folder the service never reads), they go into the
     installed service's folder, /var/lib/companion; or into the settings' service.state_dir when it is set."""
     settings, service_dir = tmp_path / "companion.toml", tmp_path / "var-lib-companion"
-    settings.write_text("")
+    settings.write_text("# the settings as shipped: every value its default\n")
     service_dir.mkdir()
     monkeypatch.setattr("companion.config.SYSTEM_SETTINGS", settings)
     monkeypatch.setattr("companion.config.SERVICE_STATE_DIR", service_dir)
