@@ -1,5 +1,6 @@
 """`companion doctor`: checks the camera, the tray and dice zones, GPIO access, the pin map, the sensor hub,
-disk space, the libraries, the pip reader's networks and the service, and says in plain words what to fix.
+disk space, the game journal, the libraries, the pip reader's networks and the service, and says in plain
+words what to fix.
 
 Each check looks at the machine through a `Machine` whose paths and probes tests replace; nothing here
 changes anything.
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from .config import BadSettings, Settings, load_settings, settings_file
+from .table.state_lock import READ_ONLY_FIX, read_only_filesystem, read_only_problem
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 SYMBOL = {OK: "✓", WARN: "!", FAIL: "✗"}
@@ -42,6 +44,7 @@ class Machine:
     run: Callable[[list[str]], tuple[int, str]] = lambda argv: _run(argv)
     serial_ports: Callable[[], list[tuple[str, int | None]]] = lambda: _serial_ports()
     pip_networks: Callable[[], list[Path]] = lambda: _pip_networks()
+    read_only: Callable[[Path], bool] = read_only_filesystem
 
 
 def _run(argv: list[str]) -> tuple[int, str]:
@@ -261,6 +264,8 @@ def check_disk(machine: Machine, state_dir: Path) -> Check:
     probe = state_dir
     while not probe.exists() and probe != probe.parent:
         probe = probe.parent
+    if machine.read_only(probe):
+        return Check("disk", FAIL, read_only_problem(state_dir), READ_ONLY_FIX)
     free = machine.disk_free(probe)
     text = f"{free / 2**30:.1f} GiB free for {state_dir}"
     if free < MIN_FREE_BYTES:
@@ -273,6 +278,26 @@ def check_disk(machine: Machine, state_dir: Path) -> Check:
                      "the service's folder is open to the group companion: log out and in again after "
                      "systemd/install.sh (which added you to it), or `sudo usermod -aG companion $USER`")
     return Check("disk", OK, text)
+
+
+def check_journal(state_dir: Path) -> Check:
+    """The game journal's pages read once: a journal the memory card damaged stops the service (which says so
+    in `journalctl -u companion`), so it is named here too, with what to do."""
+    from .table.journal import Journal, check_file
+
+    path = state_dir / Journal.FILE_NAME
+    try:
+        there = path.is_file()
+    except OSError as exc:  # a folder this user may not look into
+        return Check("journal", WARN, f"the game journal in {state_dir} could not be checked ({exc.strerror})",
+                     "run the check as a user of the state directory (or with sudo)")
+    if not there:
+        return Check("journal", OK, f"no games journaled yet in {state_dir}")
+    found = check_file(path)
+    if found is None:
+        return Check("journal", OK, f"{path} is sound")
+    damaged, problem, fix = found
+    return Check("journal", FAIL if damaged else WARN, problem, fix)
 
 
 def check_service(machine: Machine) -> Check:
@@ -307,6 +332,7 @@ def run_checks(machine: Machine | None = None, settings_path: Path | None = None
         check_pin_map(settings["sensors"]["pin_map"], backend),
         check_hub(machine, backend, settings["sensors"]["hub_port"]),
         check_disk(machine, settings.state_dir),
+        check_journal(settings.state_dir),
         check_service(machine),
     ]
     return checks

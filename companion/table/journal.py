@@ -15,13 +15,17 @@ Tables:
 """
 from __future__ import annotations
 
+import errno
 import json
+import shutil
 import sqlite3
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-from .state_lock import FolderInUse, StateDirLock
+from .state_lock import (FolderInUse, FolderReadOnly, StateDirLock, card_read_only, read_only_filesystem,
+                         read_only_message)
 
 # PRAGMA user_version. 0 is a journal from before it was stamped: the same tables as version 1.
 SCHEMA_VERSION = 1
@@ -55,18 +59,66 @@ class JournalError(RuntimeError):
     pass
 
 
+# Below this much free space, SQLite's "disk I/O error" or "unable to open database file" means a full disk:
+# it cannot size the -shm file (SQLITE_IOERR_SHMSIZE) or create the -wal file.
+NEARLY_FULL_BYTES = 1 * 2**20
+_IOERR, _CANTOPEN = 10, 14  # SQLite's primary result codes (the extended codes keep them in the low byte)
+
+
+def damaged_fix(path: Path) -> str:
+    """What to do about a damaged journal at `path`. It is left as it is: nothing else can rescue its games."""
+    return (f"move it away, with its -wal and -shm files if there (e.g. `mkdir -p {path.parent}/damaged && "
+            f"mv {path}* {path.parent}/damaged/`), and the companion starts a new, empty journal. Its games are "
+            "lost unless you put back a copy; someone who knows SQLite can often rescue most of their steps from "
+            "the moved file (sqlite3's .dump)")
+
+
+def _no_room(path: Path) -> str:
+    return (f"no room left where the games are kept ({path.parent}): free some space on the memory card "
+            "or disk")
+
+
+def _nearly_full(folder: Path) -> bool:
+    try:
+        return shutil.disk_usage(folder).free < NEARLY_FULL_BYTES
+    except OSError:
+        return False
+
+
 def _storage_problem(path: Path, exc: sqlite3.DatabaseError) -> str:
     """What a person can do about SQLite's error on the journal at `path`."""
     text = str(exc)
-    if "full" in text:
-        return (f"no room left where the games are kept ({path.parent}): free some space on the memory card "
-                "or disk")
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
     if "not a database" in text or "malformed" in text:
-        return (f"the game journal {path} is damaged ({text}): move it away to start a new one (its games are "
-                "lost), or put back a copy")
+        return f"the game journal {path} is damaged ({text}): {damaged_fix(path)}"
+    if read_only_filesystem(path.parent):
+        return read_only_message(path.parent)
+    if "full" in text:
+        return _no_room(path)
+    if (primary in (_IOERR, _CANTOPEN) or "disk I/O error" in text or "unable to open" in text) \
+            and _nearly_full(path.parent):
+        return _no_room(path)
     if "readonly" in text or "read-only" in text:
         return f"the game journal {path} cannot be written ({text}): check the state directory's permissions"
     return f"the game journal {path} cannot be used: {text}"
+
+
+def _folder_problem(folder: Path, exc: OSError) -> str | None:
+    """What to do about an OSError writing in the state directory `folder` when the card is full or went
+    read-only; None for another error."""
+    if card_read_only(folder, exc):
+        return read_only_message(folder)
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return _no_room(folder / Journal.FILE_NAME)
+    return None
+
+
+def _storage_error(exc: sqlite3.Error) -> bool:
+    """Whether SQLite's `exc` is about the file or the disk, not a mistake in the companion's code (a closed
+    connection, a broken constraint): those keep their traceback."""
+    return isinstance(exc, sqlite3.DatabaseError) and not isinstance(
+        exc, (sqlite3.ProgrammingError, sqlite3.IntegrityError, sqlite3.DataError, sqlite3.NotSupportedError))
 
 
 class Journal:
@@ -82,30 +134,41 @@ class Journal:
         except FileExistsError:
             raise JournalError(f"the state directory {self.path.parent} is a file, not a directory") from None
         except OSError as exc:
-            raise JournalError(f"cannot create the state directory {self.path.parent}: {exc.strerror}") from None
+            raise JournalError(_folder_problem(self.path.parent, exc) or
+                               f"cannot create the state directory {self.path.parent}: {exc.strerror}") from None
         self._folder_lock = StateDirLock(self.path.parent)
         try:
             self._folder_lock.acquire()
-        except FolderInUse as exc:
+        except (FolderInUse, FolderReadOnly) as exc:
             raise JournalError(str(exc)) from None
         except OSError as exc:
-            raise JournalError(f"the state directory {self.path.parent} cannot be written ({exc.strerror}): "
+            raise JournalError(_folder_problem(self.path.parent, exc) or
+                               f"the state directory {self.path.parent} cannot be written ({exc.strerror}): "
                                "check its permissions") from None
         if fresh:
-            for suffix in ("", "-wal", "-shm"):
-                self.path.with_name(self.path.name + suffix).unlink(missing_ok=True)
+            try:
+                for suffix in ("", "-wal", "-shm"):
+                    self.path.with_name(self.path.name + suffix).unlink(missing_ok=True)
+            except OSError as exc:
+                self._folder_lock.release()
+                raise JournalError(_folder_problem(self.path.parent, exc) or
+                                   f"the old journal in {self.path.parent} cannot be removed ({exc.strerror}): "
+                                   "check the state directory's permissions") from None
+        self._db: sqlite3.Connection | None = None
         try:
             self._db = self._connect()
             if self._check_version() != SCHEMA_VERSION:
                 self._db.executescript(SCHEMA)
                 self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        except sqlite3.DatabaseError as exc:
+            if not fresh:
+                self._check_pages()
+        except (sqlite3.DatabaseError, JournalError) as exc:
+            if self._db is not None:
+                self._db.close()
             self._folder_lock.release()
+            if isinstance(exc, JournalError):
+                raise
             raise JournalError(_storage_problem(self.path, exc)) from None
-        except JournalError:
-            self._db.close()
-            self._folder_lock.release()
-            raise
         self._lock = threading.Lock()
 
     def _connect(self) -> sqlite3.Connection:
@@ -126,9 +189,29 @@ class Journal:
                 "give this one another --state-dir")
         return version
 
+    def _check_pages(self) -> None:
+        """Every page of the journal read once (SQLite's quick_check): a page the memory card damaged (zeroed
+        by a power cut as it was written) is found now, with what to do, not later in the middle of a game or
+        of the history page. A few milliseconds for thousands of steps."""
+        problem = damage(self._db)
+        if problem:
+            raise JournalError(f"the game journal {self.path} is damaged ({problem}): {damaged_fix(self.path)}")
+
     def close(self) -> None:
         self._db.close()
         self._folder_lock.release()
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """The connection, for one read: a damaged page or a failing card comes out as a JournalError that says
+        what to do."""
+        with self._lock:
+            try:
+                yield self._db
+            except sqlite3.DatabaseError as exc:
+                if not _storage_error(exc):
+                    raise
+                raise JournalError(_storage_problem(self.path, exc)) from None
 
     # -- writing: one transaction per acknowledged request ---------------------------------------
     def transaction(self) -> "Transaction":
@@ -140,27 +223,27 @@ class Journal:
         return int(value) if value else None
 
     def meta(self, key: str) -> str | None:
-        with self._lock:
-            row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        with self._reading() as db:
+            row = db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return row[0] if row else None
 
     def game(self, game_id: int) -> dict[str, Any] | None:
-        with self._lock:
-            row = self._db.execute(
+        with self._reading() as db:
+            row = db.execute(
                 "SELECT id, game, setup, started_t, finished, result FROM games WHERE id=?", (game_id,)).fetchone()
         return _game_row(row) if row else None
 
     def games(self, limit: int = 50) -> list[dict[str, Any]]:
-        with self._lock:
-            rows = self._db.execute(
+        with self._reading() as db:
+            rows = db.execute(
                 "SELECT id, game, setup, started_t, finished, result FROM games ORDER BY id DESC LIMIT ?",
                 (limit,)).fetchall()
         return [_game_row(r) for r in rows]
 
     def unfinished_games(self, limit: int = 50) -> list[dict[str, Any]]:
         """The newest games left before their end, however many games were played since."""
-        with self._lock:
-            rows = self._db.execute(
+        with self._reading() as db:
+            rows = db.execute(
                 "SELECT id, game, setup, started_t, finished, result FROM games WHERE finished=0 "
                 "ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
         return [_game_row(r) for r in rows]
@@ -168,11 +251,11 @@ class Journal:
     def statistics(self) -> dict[str, dict[str, Any]]:
         """Per game, over every game journaled: how many were played to the end, and the wins of each
         player's name (a winner is an index into the game's players)."""
-        with self._lock:
-            played = self._db.execute(
+        with self._reading() as db:
+            played = db.execute(
                 "SELECT game, COUNT(*) FROM games WHERE finished=1 AND result IS NOT NULL "
                 "GROUP BY game ORDER BY MAX(id) DESC").fetchall()
-            wins = self._db.execute(
+            wins = db.execute(
                 "SELECT g.game, json_extract(g.setup, '$.players[' || w.value || '].name') AS name, COUNT(*) "
                 "FROM games AS g, json_each(g.result, '$.winners') AS w "
                 "WHERE g.finished=1 AND w.type='integer' AND w.value >= 0 "
@@ -198,10 +281,38 @@ class Journal:
         return gone
 
     def ops(self, game_id: int) -> Iterator[tuple[str, dict[str, Any]]]:
-        with self._lock:
-            rows = self._db.execute("SELECT op, data FROM ops WHERE game_id=? ORDER BY seq", (game_id,)).fetchall()
+        with self._reading() as db:
+            rows = db.execute("SELECT op, data FROM ops WHERE game_id=? ORDER BY seq", (game_id,)).fetchall()
         for op, data in rows:
             yield op, json.loads(data)
+
+
+def damage(db: sqlite3.Connection) -> str | None:
+    """SQLite's first complaint about the pages of the journal open on `db`, or None when they are sound."""
+    rows = db.execute("PRAGMA quick_check(1)").fetchall()
+    first = str(rows[0][0]) if rows else "ok"
+    return None if first == "ok" else " ".join(first.replace("*** in database main ***", "").split())
+
+
+def check_file(path: str | Path) -> tuple[bool, str, str] | None:
+    """A look at the journal file at `path` that changes nothing, also while the service runs (for `companion
+    doctor`): None when its pages are sound, else (damaged, the problem, what to do); damaged is False when it
+    could not be read at all."""
+    path = Path(path)
+    unreadable = f"the game journal {path} could not be checked"
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        return False, f"{unreadable} ({exc})", "run the check as a user of the state directory (or with sudo)"
+    try:
+        problem = damage(db)
+    except sqlite3.DatabaseError as exc:
+        if "not a database" not in str(exc) and "malformed" not in str(exc):
+            return False, f"{unreadable} ({exc})", "run the check as a user of the state directory (or with sudo)"
+        problem = str(exc)
+    finally:
+        db.close()
+    return (True, f"the game journal {path} is damaged ({problem})", damaged_fix(path)) if problem else None
 
 
 def _game_row(row: tuple) -> dict[str, Any]:

@@ -8,6 +8,7 @@ ends, so a kicked-out power cord or a SIGKILL leaves no stale lock behind.
 """
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 from pathlib import Path
@@ -15,6 +16,40 @@ from pathlib import Path
 
 class FolderInUse(RuntimeError):
     pass
+
+
+class FolderReadOnly(RuntimeError):
+    """The filesystem holding the folder was switched to read-only; the message says what to do."""
+
+
+def read_only_filesystem(path: str | Path) -> bool:
+    """Whether the filesystem holding `path` (or its nearest existing parent) is mounted read-only: ext4
+    remounts the memory card so after an error (errors=remount-ro)."""
+    probe = Path(path)
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    try:
+        return bool(os.statvfs(probe).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+def card_read_only(folder: str | Path, exc: OSError | None = None) -> bool:
+    """Whether `exc` (or, with none, any failure to write in `folder`) comes from a read-only filesystem."""
+    return (exc is not None and exc.errno == errno.EROFS) or read_only_filesystem(folder)
+
+
+READ_ONLY_FIX = ("restart the Pi, which checks and repairs the card as it starts; if it keeps happening, replace "
+                 "the memory card (copy the games folder off it first)")
+
+
+def read_only_problem(folder: str | Path) -> str:
+    return (f"the memory card or disk holding {folder} was switched to read-only (Linux does so after an error "
+            "on it), so no game can be saved")
+
+
+def read_only_message(folder: str | Path) -> str:
+    return f"{read_only_problem(folder)}: {READ_ONLY_FIX}"
 
 
 class StateDirLock:
@@ -25,8 +60,14 @@ class StateDirLock:
         self._fd: int | None = None
 
     def acquire(self) -> None:
-        """Take the lock, or raise FolderInUse naming the process that holds it."""
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        """Take the lock, or raise FolderInUse naming the process that holds it (FolderReadOnly when the
+        folder's filesystem went read-only, OSError when the folder cannot be written otherwise)."""
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            if card_read_only(self.path.parent, exc):
+                raise FolderReadOnly(read_only_message(self.path.parent)) from None
+            raise
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

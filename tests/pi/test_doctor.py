@@ -160,3 +160,37 @@ def test_the_tray_set_on_the_page_is_the_one_checked(tmp_path):
     text = '[camera]\nwidth = 640\nheight = 480\ntray = "0,0,600,400"\n'  # edited since: the settings win
     check = by_name(run_checks(fake_machine(tmp_path), settings_file(tmp_path, text)))["tray and zones"]
     assert check.status == OK
+
+
+def _journal_with_a_game(state):
+    from companion.table.journal import Journal
+    from companion.table.owner import Table
+
+    table = Table(Journal(state)).start()
+    assert table.request({"do": "start", "game": "matterhorn", "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
+    table.stop()
+    table.journal._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    table.journal.close()
+    return state / Journal.FILE_NAME
+
+
+def test_a_sound_journal_is_checked_and_a_damaged_one_named_with_what_to_do(tmp_path):
+    path = _journal_with_a_game(tmp_path / "state")
+    sound = by_name(run_checks(fake_machine(tmp_path), settings_file(tmp_path)))["journal"]
+    assert sound.status == OK and str(path) in sound.message
+    before = sorted(p.name for p in path.parent.iterdir())
+    with open(path, "r+b") as f:  # a page zeroed by a power cut, as an SD card can leave it
+        f.seek(path.stat().st_size - 4096)
+        f.write(b"\0" * 4096)
+    damaged = by_name(run_checks(fake_machine(tmp_path), settings_file(tmp_path)))["journal"]
+    assert damaged.status == FAIL and damaged.message.startswith(f"the game journal {path} is damaged (")
+    assert damaged.fix.startswith("move it away") and "new, empty journal" in damaged.fix
+    assert sorted(p.name for p in path.parent.iterdir()) == before, "the doctor changes nothing"
+
+
+def test_a_card_switched_to_read_only_is_named_with_what_to_do(tmp_path):
+    machine = fake_machine(tmp_path)
+    machine.read_only = lambda path: True
+    check = by_name(run_checks(machine, settings_file(tmp_path)))["disk"]
+    assert check.status == FAIL and "switched to read-only" in check.message
+    assert "restart the Pi" in check.fix and "replace the memory card" in check.fix
