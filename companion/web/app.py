@@ -14,6 +14,7 @@ from typing import Any
 from flask import Flask, Response, jsonify, render_template, request
 
 from ..games import registry
+from ..table.journal import JournalError
 from ..table.camera import TrayNotKept
 from . import boards
 from .security import Refused, check_client, check_host, check_same_origin, is_loopback_host
@@ -107,6 +108,8 @@ def create_app(service, *, allow_outside: bool = False, names: tuple[str, ...] =
     def crashed(exc):
         if hasattr(exc, "code") and hasattr(exc, "description"):
             return fail(int(exc.code), str(exc.description))
+        if isinstance(exc, JournalError):  # the card failed under the history page: its message says what to do
+            return fail(503, str(exc))
         app.logger.exception("request failed")
         return fail(500, f"the companion hit a problem: {type(exc).__name__}")
 

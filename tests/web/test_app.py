@@ -185,3 +185,15 @@ def test_the_latency_benchmark_measures_every_page(monkeypatch):
     results = [b.run() for b in bench.benchmarks()]
     assert [r.samples for r in results] == [3 * bench.PAGES, 3 * bench.PAGES]
     assert all(r.target == 50.0 and r.median > 0 for r in results)
+
+
+def test_a_journal_the_card_damaged_is_named_on_the_history_page(client, service, monkeypatch):
+    from companion.table.journal import JournalError
+
+    def damaged(*args, **kwargs):
+        raise JournalError("the game journal /var/lib/companion/journal.sqlite3 is damaged (malformed): move it away")
+
+    monkeypatch.setattr(service.journal, "games", damaged)
+    response = client.get("/api/history")
+    assert response.status_code == 503
+    assert "journal.sqlite3 is damaged (malformed): move it away" in response.get_json()["message"]
