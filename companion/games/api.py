@@ -19,9 +19,13 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import itertools
+import operator
 import random
+import types
+import typing
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Iterable, Mapping
+from typing import Any, Callable, ClassVar, Iterable, Mapping
 
 CHANCE = -1
 TERMINAL = -2
@@ -83,6 +87,8 @@ class ActionCodec:
         self.classes = {cls.kind: cls for cls in classes}
         if len(self.classes) != len(classes) or "" in self.classes:
             raise TypeError("every action class needs a distinct, non-empty kind")
+        for cls in classes:
+            _checkers_of(cls)  # an annotation the type check can't resolve fails here, at import, not in play
 
     def decode(self, data: Any) -> Action:
         if not isinstance(data, Mapping):
@@ -102,10 +108,93 @@ class ActionCodec:
                 values[name] = _to_tuple(data[name])
             elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
                 raise BadAction(f"action {kind!r} is missing the field {name!r}")
+        problem = _field_type_problem(cls, values, shown=data)
+        if problem:
+            raise BadAction(problem)
         try:
             return cls(**values)
         except (TypeError, ValueError) as exc:
             raise BadAction(f"action {kind!r}: {exc}") from None
+
+
+# -- field types: every action field checked against its annotation ------------------------------------------
+# A checker is (test, words): test(value) says whether the value fits, words name the type for a person.
+_Checker = tuple[Callable[[Any], bool], str]
+_FIELD_CHECKERS: dict[type, tuple[tuple[str, _Checker], ...]] = {}
+
+
+def _checker(annotation: Any) -> _Checker:
+    """The test and the words for one annotation: int (not bool), str, bool, float, None, Optional/unions,
+    tuple[X, ...] and tuple[X, Y] (a tuple, as the codec turns JSON lists into tuples), Any. An annotation
+    it does not know accepts everything (the engine's own checks still run)."""
+    if annotation is Any:
+        return (lambda value: True), "anything"
+    if annotation is None or annotation is type(None):
+        return (lambda value: value is None), "null"
+    if annotation is int:
+        return (lambda value: isinstance(value, int) and not isinstance(value, bool)), "an integer"
+    if annotation is bool:
+        return (lambda value: isinstance(value, bool)), "true or false"
+    if annotation is float:
+        return (lambda value: isinstance(value, (int, float)) and not isinstance(value, bool)), "a number"
+    if annotation is str:
+        return (lambda value: isinstance(value, str)), "a string"
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Union or origin is types.UnionType:
+        options = [_checker(arg) for arg in args]
+        return ((lambda value: any(test(value) for test, _ in options)),
+                " or ".join(words for _, words in options))
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            test, words = _checker(args[0])
+            return ((lambda value: isinstance(value, tuple) and all(map(test, value))),
+                    f"a list of {_plural(words)}")
+        if args:
+            items = [_checker(arg) for arg in args]
+            return ((lambda value: isinstance(value, tuple) and len(value) == len(items)
+                     and all(test(v) for (test, _), v in zip(items, value))),
+                    "[" + ", ".join(words for _, words in items) + "]")
+        return (lambda value: isinstance(value, tuple)), "a list"
+    return (lambda value: True), "anything"
+
+
+def _plural(words: str) -> str:
+    if words.startswith("["):
+        return "lists " + words  # "a list of lists [an integer, an integer]"
+    for single, many in (("an integer", "integers"), ("a string", "strings"), ("a number", "numbers"),
+                         ("true or false", "true/false values")):
+        words = words.replace(single, many)
+    return words
+
+
+def _checkers_of(cls: type) -> tuple[tuple[str, _Checker], ...]:
+    checkers = _FIELD_CHECKERS.get(cls)
+    if checkers is None:
+        hints = typing.get_type_hints(cls)
+        checkers = _FIELD_CHECKERS[cls] = tuple((f.name, _checker(hints.get(f.name, Any)))
+                                                for f in dataclasses.fields(cls))
+    return checkers
+
+
+def _field_type_problem(cls: type, values: Mapping[str, Any], shown: Mapping[str, Any] | None = None) -> str | None:
+    """Words naming the first field of `values` whose value does not fit its annotation in `cls`, or None;
+    `shown` holds the values as given (the JSON lists, before they became tuples) for the words."""
+    for name, (test, words) in _checkers_of(cls):
+        if name in values and not test(values[name]):
+            given = (shown or values)[name]
+            return f"action {getattr(cls, 'kind', cls.__name__)!r}: the field {name!r} must be {words}, got {given!r}"
+    return None
+
+
+def check_field_types(action: Action) -> None:
+    """IllegalAction naming the field when a field of `action` does not fit its annotation (e.g. a float or a
+    bool where an int belongs, which compare equal to it). For actions built by Python callers; the codec runs
+    the same check on action JSON. Engines call it only off their fast path (actions not produced by the engine)."""
+    if not dataclasses.is_dataclass(action):
+        raise IllegalAction(f"not an action: {action!r}")
+    for name, (test, _) in _checkers_of(type(action)):
+        if not test(getattr(action, name)):
+            raise IllegalAction(_field_type_problem(type(action), {name: getattr(action, name)}))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -194,8 +283,12 @@ class State(ABC):
             raise IllegalAction("the game is over")
         if self.current_player() == CHANCE:
             return self._check_chance(action)
-        if action not in self.legal_actions():
+        legal = self.legal_actions()
+        if any(map(operator.is_, legal, itertools.repeat(action))):  # picked from legal_actions(): that very object
+            return
+        if action not in legal:
             raise IllegalAction(f"{self.describe_safely(action)} is not a legal action now")
+        check_field_types(action)  # equal to a legal action, but 1.0 or True equal 1 too
 
     def _check_chance(self, action: Action) -> None:
         raise IllegalAction(f"{self.game} does not take chance outcomes")

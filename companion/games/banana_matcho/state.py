@@ -131,7 +131,7 @@ class BananaMatchoState(State):
         if isinstance(action, DiceShowing):
             return self._check_showing(action)
         if isinstance(action, Squeak):
-            if action.side not in SIDES:
+            if action.side.__class__ is not str or action.side not in SIDES:
                 raise IllegalAction(f"a squeak comes from side 'fruit' or 'matcho', got {action.side!r}")
             return
         if isinstance(action, KeepRolling):
@@ -144,6 +144,10 @@ class BananaMatchoState(State):
         self._check(action)
 
     def _check_showing(self, action: DiceShowing) -> None:
+        for name in ("fruit", "matcho"):
+            faces = getattr(action, name)
+            if faces is not None and faces.__class__ is not tuple:
+                raise IllegalAction(f"the {name} dice must be a list of faces or None, got {faces!r}")
         try:
             if action.fruit is not None and check_fruit_faces(action.fruit) != action.fruit:
                 raise IllegalAction(f"fruit faces must be written as {', '.join(FRUITS)}, got {list(action.fruit)}")
@@ -189,6 +193,8 @@ class BananaMatchoState(State):
 
     def chance_action(self, values: list[Any]) -> Action:
         """9 values (six fruit, then three Matcho faces), or one set alone: 6 fruit names or 3 Matcho faces."""
+        if not isinstance(values, (list, tuple)):
+            raise IllegalAction(f"expected a list of 9 dice (6 fruit, 3 Matcho), 6 fruit dice or 3 Matcho dice; got {values!r}")
         try:
             if len(values) == 9:
                 action = DiceShowing(check_fruit_faces(values[:6]), check_matcho_faces(values[6:]))

@@ -30,6 +30,7 @@ Readings where the rulebook is open, chosen as a family at the table would expec
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any, Mapping
 
 from ...events import BallEntered, Event
@@ -60,6 +61,16 @@ def title_for(students: int, witches: int) -> tuple[int, str | None]:
         if students >= at_least and witches <= at_most:
             return level, name
     return 0, None
+
+
+@lru_cache(maxsize=None)
+def _openings(count: int) -> tuple[ChooseOpening, ...]:
+    """The opening actions, one object each, so `apply` recognises a legal action by identity."""
+    return tuple(ChooseOpening(n) for n in range(1, count + 1))
+
+
+_move_on_miss = lru_cache(maxsize=None)(MoveOnMiss)
+_END_WITH_TITLE = EndWithTitle()
 
 
 def figure_name(figure: str) -> str:
@@ -164,12 +175,12 @@ class MagicMountainState(State):
 
     def legal_actions(self) -> list[Action]:
         if self.phase == "opening":
-            actions: list[Action] = [ChooseOpening(n) for n in range(1, self.board.openings + 1)]
+            actions: list[Action] = list(_openings(self.board.openings))
             if self.mode == TITLES and self.title()[0] > 0:
-                actions.append(EndWithTitle())
+                actions.append(_END_WITH_TITLE)
             return actions
         if self.phase == "miss":
-            return [MoveOnMiss(f) for f in self.miss_candidates()]
+            return [_move_on_miss(f) for f in self.miss_candidates()]
         return []
 
     def describe(self, action: Action) -> str:
@@ -224,6 +235,9 @@ class MagicMountainState(State):
         return None
 
     def chance_action(self, values: list[Any]) -> Action:
+        if self.phase in ("draw", "hits") and not isinstance(values, (list, tuple)):
+            what = "one ball colour" if self.phase == "draw" else "the figures hit"
+            raise IllegalAction(f"expected a list of values ({what}), got {values!r}")
         if self.phase == "draw":
             if len(values) != 1:
                 raise IllegalAction(f"a draw is one ball colour, got {len(values)} values")
@@ -243,12 +257,17 @@ class MagicMountainState(State):
         if self.phase == "draw":
             if not isinstance(action, DrawBall):
                 raise IllegalAction("waiting for the ball drawn from the bag")
+            if not isinstance(action.colour, str):
+                raise IllegalAction(f"a ball colour is a text, got {action.colour!r}")
             if action.colour not in self.bag():
                 raise IllegalAction(f"the bag holds {', '.join(self.bag())}; {action.colour!r} is not in it")
             return
         if not isinstance(action, Hits):
             raise IllegalAction(f"waiting for the figures the {self.ball} ball hit")
-        self._moves_of(action.figures)
+        figures = action.figures
+        if figures.__class__ is not tuple or not all(f.__class__ is str for f in figures):
+            raise IllegalAction(f"the figures hit must be a list of figure names (texts), got {figures!r}")
+        self._moves_of(figures)
 
     def _moves_of(self, figures: tuple[str, ...]) -> dict[str, int]:
         """The positions after the hits, in order; IllegalAction for a figure that cannot be hit."""

@@ -48,7 +48,7 @@ from operator import attrgetter, is_
 from functools import lru_cache
 from typing import Any, Mapping
 
-from ..api import CHANCE, TERMINAL, BadConfig, ChanceRequest, IllegalAction, Player, State
+from ..api import CHANCE, TERMINAL, BadConfig, ChanceRequest, IllegalAction, Player, State, check_field_types
 from . import dice as dicemath
 from .actions import (CODEC, Action, ClimbSummit, Eliminate, EndMoves, MoveClimber, NoObstacle, PlaceClimber,
                       PlaceObstacle, PlaceToken, ReclaimObstacle, RemoveObstacle, Roll, RollAgain, SetupRoll, Stop)
@@ -128,8 +128,10 @@ class MatterhornState(State):
         if legal is None:
             legal = self._legal = self._compute_legal()
         # Actions picked from legal_actions() are these very objects, so identity settles most checks.
-        if not any(map(is_, legal, repeat(action))) and action not in legal:
-            raise IllegalAction(f"{self.describe_safely(action)} is not a legal action now")
+        if not any(map(is_, legal, repeat(action))):
+            if action not in legal:
+                raise IllegalAction(f"{self.describe_safely(action)} is not a legal action now")
+            check_field_types(action)  # equal to a legal action, but 3.0 and True compare equal to ints too
 
     def _compute_legal(self) -> list[Action]:
         phase = self.phase
@@ -232,25 +234,28 @@ class MatterhornState(State):
         request = self.chance_request()
         if request is None:
             return super().chance_action(values)
+        if not isinstance(values, (list, tuple)):
+            raise IllegalAction(f"expected a list of {request.count} {'die' if request.count == 1 else 'dice'}, "
+                                f"got {values!r}")
         if len(values) != request.count:
             raise IllegalAction(f"expected {request.count} {'die' if request.count == 1 else 'dice'}, "
                                 f"got {len(values)}")
-        read = tuple(_die_value(v) for v in values)
+        read = tuple(_read_die(v) for v in values)
         return SetupRoll(read[0]) if self.phase == "setup_roll" else Roll(read)
 
     def _check_chance(self, action: Action) -> None:
         if self.phase == "setup_roll":
             if not isinstance(action, SetupRoll):
                 raise IllegalAction(f"waiting for one die to decide who places first, got {action.kind!r}")
-            _die_value(action.value)
+            _check_die(action.value)
         else:
             if not isinstance(action, Roll):
                 raise IllegalAction(f"waiting for a roll of {self.dice_in_play} dice, got {action.kind!r}")
             if not isinstance(action.dice, tuple) or len(action.dice) != self.dice_in_play:
                 raise IllegalAction(f"expected {self.dice_in_play} dice, got {action.dice!r}")
             for value in action.dice:
-                if value not in _FACE_SET or isinstance(value, bool):
-                    _die_value(value)
+                if value.__class__ is not int or value not in _FACE_SET:  # the type first: 1.0 and True equal 1
+                    _check_die(value)
 
     # -- changing the state -----------------------------------------------------------------------
     def apply(self, action: Action) -> None:
@@ -593,12 +598,18 @@ _HANDLERS = {kind: getattr(MatterhornState, "_on_" + kind) for kind in CODEC.cla
 _FACE_SET = frozenset(dicemath.FACES)
 
 
-def _die_value(value: Any) -> int:
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+def _check_die(value: Any) -> int:
+    """A die of an action: an int 1–6 exactly (the action is applied as it is, so a text or a float is refused)."""
+    if value.__class__ is not int or not 1 <= value <= 6:
         raise IllegalAction(f"a die shows 1–6, got {value!r}")
     return value
+
+
+def _read_die(value: Any) -> int:
+    """A die as observed or typed (`chance_action`): an int 1–6 or its digits as text, converted to the int."""
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    return _check_die(value)
 
 
 def _and(values: tuple[int, ...]) -> str:

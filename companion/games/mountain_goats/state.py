@@ -29,7 +29,7 @@ import random
 from typing import Any, Iterable, Mapping
 
 from ..api import (CHANCE, TERMINAL, Action, ActionCodec, BadConfig, ChanceRequest, Game, IllegalAction, Player,
-                   State, Variant)
+                   State, Variant, check_field_types)
 from . import board as boards
 from .actions import Move, Roll
 from .dice import BIG_SPACES, DICE_COUNT, FACES, MOUNTAINS
@@ -55,6 +55,20 @@ def check_dice(values: Any) -> tuple[int, ...]:
             raise IllegalAction(f"a die shows a number from 1 to 6, got {value!r}")
         out.append(number)
     return tuple(out)
+
+
+_FACE_SET = frozenset(FACES)
+
+
+def check_roll(dice: Any) -> None:
+    """The dice of a Roll action as it will be applied: a tuple of four ints 1–6 exactly (no digit strings, floats
+    or bools, which `check_dice` converts or which compare equal to ints); IllegalAction naming the problem."""
+    if dice.__class__ is not tuple or len(dice) != DICE_COUNT:
+        check_dice(dice)  # names a wrong count or a value that is not a list
+        raise IllegalAction(f"Mountain Goats needs a tuple of {DICE_COUNT} dice, got {dice!r}")
+    for value in dice:
+        if value.__class__ is not int or value not in _FACE_SET:
+            raise IllegalAction(f"a die shows a number from 1 to 6, got {value!r}")
 
 
 class MountainGoatsState(State):
@@ -101,7 +115,7 @@ class MountainGoatsState(State):
     def _check_chance(self, action: Action) -> None:
         if not isinstance(action, Roll):
             raise IllegalAction(f"Mountain Goats waits for the dice, not {action.kind!r}")
-        check_dice(action.dice)
+        check_roll(action.dice)
 
     def prompt(self) -> str:
         if self.over:
@@ -132,6 +146,7 @@ class MountainGoatsState(State):
                 return
         if action not in self._legal:
             raise IllegalAction(f"{self.describe_safely(action)} is not a legal action now")
+        check_field_types(action)  # equal to a legal plan, but 5.0 and True compare equal to ints too
 
     def _plans(self) -> tuple[Move, ...]:
         current, summits = self.current, self.summits
