@@ -198,6 +198,8 @@ def test_titles_game_offers_to_stop_once_a_title_is_held():
         state.positions[figure] = GOAL
     state.apply(DrawBall("red"))
     assert EndWithTitle() not in state.legal_actions()
+    with pytest.raises(IllegalAction, match=r"^Stop here \(no title yet\) is not a legal action now$"):
+        state.apply(EndWithTitle())
     state.undo()
     state.positions["S4"] = GOAL
     state.positions["W1"] = GOAL
@@ -206,7 +208,7 @@ def test_titles_game_offers_to_stop_once_a_title_is_held():
     state.apply(EndWithTitle())
     assert state.is_over()
     assert state.scores() == [1, 1] and state.winners() == [0, 1]
-    assert state.prompt() == "4 students and 1 witches reached Master Balduin: the title Beginner (level 1)."
+    assert state.prompt() == "4 students and 1 witch reached Master Balduin: the title Beginner (level 1)."
 
 
 def test_titles_game_goes_on_after_the_fourth_student_and_ends_with_the_sixth():

@@ -74,7 +74,12 @@ _END_WITH_TITLE = EndWithTitle()
 
 
 def figure_name(figure: str) -> str:
-    return ("Student " if figure.startswith("S") else "Witch ") + figure[1:]
+    kind = {"S": "Student ", "W": "Witch "}.get(figure[:1])
+    return kind + figure[1:] if kind else repr(figure)
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 class MagicMountainState(State):
@@ -197,7 +202,8 @@ class MagicMountainState(State):
             where = "onto the goal tile" if to == self.board.goal else f"to space {to}"
             return f"Move {figure_name(action.figure)} one space on, {where}"
         if isinstance(action, EndWithTitle):
-            return f"Stop here with the title {self.title()[1]}"
+            name = self.title()[1]
+            return f"Stop here with the title {name}" if name else "Stop here (no title yet)"
         raise IllegalAction(f"{action!r} is not a Magic Mountain action")
 
     def prompt(self) -> str:
@@ -221,7 +227,8 @@ class MagicMountainState(State):
         if self.mode == TITLES:
             level, name = self.title()
             got = f"the title {name} (level {level})" if level else "no title"
-            return f"{students} students and {witches} witches reached Master Balduin: {got}."
+            return (f"{_count(students, 'student', 'students')} and {_count(witches, 'witch', 'witches')} reached "
+                    f"Master Balduin: {got}.")
         if students >= self.students_to_win:
             return f"You all win: {students} students reached Master Balduin."
         return f"You all lose: {witches} witches reached Master Balduin first."
