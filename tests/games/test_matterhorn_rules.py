@@ -23,8 +23,8 @@ def position(players=2, climbers=None, tokens=None, phase="roll", player=0, supp
     row: '.' free, 'o' obstacle, 'A' action token of this turn."""
     data = GAME.new_state(NAMES[:players], variants).to_json()
     data["climbers"] = climbers or [[[12, 2 * p + 1], [12, 2 * p + 2]] for p in range(players)]
-    for line, row in (tokens or {}).items():
-        data["tokens"][str(line)] = row
+    for token_line, marks in (tokens or {}).items():
+        data["tokens"][str(token_line)] = marks
     placed = sum(row.count("o") + row.count("A") for row in data["tokens"].values())
     data.update(phase=phase, player=player, supply=40 - placed if supply is None else supply)
     data["setup"] = {"rollers": [], "rolls": [], "place_order": list(range(players)), "placed": players}
@@ -369,9 +369,14 @@ def test_climbers_on_the_summit_stay_there():
 
 # -- the shared supply of 40 tokens -----------------------------------------------------------------------
 
+def test_a_token_described_before_its_line_is_chosen_names_no_line():
+    assert position(phase="roll").describe(PlaceToken(3)) == "Place your token on circle 3"
+
+
 def test_an_empty_supply_means_no_roll_and_a_turn_starting_empty_takes_an_obstacle_back():
     state = position(tokens={6: "A...", 9: "ooo...."}, used_lines=[6], phase="decide", supply=0)
     assert state.legal_actions() == [Stop()]
+    assert state.prompt() == "Ada: the supply is empty; stop and move", "no 'roll again' that cannot be tapped"
     state.apply(Stop())
     state.apply(EndMoves())
     assert state.phase == "reclaim" and state.current_player() == 1

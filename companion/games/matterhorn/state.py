@@ -424,7 +424,8 @@ class MatterhornState(State):
                 return f"Keep all dice: line {action.line}"
             return f"Eliminate {_and(action.dice)}: line {action.line}"
         if isinstance(action, PlaceToken):
-            return f"Place your token on line {self.line}, circle {action.circle}"
+            return (f"Place your token on line {self.line}, circle {action.circle}" if self.line is not None
+                    else f"Place your token on circle {action.circle}")
         if isinstance(action, MoveClimber):
             at = self.climbers[2 * action.owner + action.climber]
             whose = "your climber" if action.owner == self.player else f"{name[action.owner].name}'s climber"
@@ -464,7 +465,7 @@ class MatterhornState(State):
             "choose": f"{who}: rolled {' '.join(map(str, self.roll or ()))}; choose which dice to eliminate",
             "place": f"{who}: place your action token on line {self.line}",
             "bonus": f"{who}: a climber stands on that line, so take a bonus move now or skip it",
-            "decide": f"{who}: roll again or stop?",
+            "decide": f"{who}: roll again or stop?" if self.supply > 0 else f"{who}: the supply is empty; stop and move",
             "moves": f"{who}: {self.moves_left} {'move' if self.moves_left == 1 else 'moves'} left",
             "consolation": f"{who}: the roll can't be placed, the turn is lost; place a consolation obstacle?",
         }[self.phase]
