@@ -81,12 +81,14 @@ class CameraFeed:
         if jpeg is None:
             return None
         image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
-        x0 = min(d.box[0] for d in event.dice)
-        y0 = min(d.box[1] for d in event.dice)
-        x1 = max(d.box[2] for d in event.dice)
-        y1 = max(d.box[3] for d in event.dice)
-        margin = 0.25 * max(x1 - x0, y1 - y0, 40)
         h, w = image.shape[:2]
+        width = self.pipeline.frame_width() or w
+        scale = w / width  # the live view is shrunk for phones (960 wide); the boxes are the camera's pixels
+        x0 = scale * min(d.box[0] for d in event.dice)
+        y0 = scale * min(d.box[1] for d in event.dice)
+        x1 = scale * max(d.box[2] for d in event.dice)
+        y1 = scale * max(d.box[3] for d in event.dice)
+        margin = 0.25 * max(x1 - x0, y1 - y0, 40 * scale)
         crop = image[max(0, int(y0 - margin)):min(h, int(y1 + margin)), max(0, int(x0 - margin)):min(w, int(x1 + margin))]
         ok, data = cv2.imencode(".jpg", crop if crop.size else image, [cv2.IMWRITE_JPEG_QUALITY, 80])
         return data.tobytes() if ok else None

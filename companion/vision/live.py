@@ -184,6 +184,11 @@ class DicePipeline:
             raise KeyError(f"no zone {zone!r}: this pipeline has no zones")
         return self.zones.state_at(zone, t)
 
+    def frame_width(self) -> int | None:
+        """The width in pixels of the latest frame (the dice's boxes are in its pixels); None before one."""
+        with self._lock:
+            return None if self._latest is None else int(self._latest.image.shape[1])
+
     def latest_jpeg(self, quality: int = 80) -> bytes | None:
         """The latest frame, annotated, as JPEG; None before the first frame. Encoded once per frame."""
         from .annotate import annotated_jpeg
