@@ -87,15 +87,15 @@ def check_libraries(machine: Machine, source: str) -> Check:
     versions = f"numpy {numpy.__version__}, OpenCV {cv2.__version__}, ONNX Runtime {onnxruntime.__version__}"
     if source != "picamera2":
         return Check("libraries", OK, versions)
+    from .vision.sources import NUMPY_CLASH_FIX, numpy_clash
+
     try:
         machine.import_module("picamera2")
-    except ImportError as exc:
-        text = str(exc)
-        if "numpy" in text or "multiarray" in text or "ABI" in text:
-            return Check("libraries", FAIL, f"Debian's picamera2 does not work with {versions}: {text}",
-                         "numpy version conflict: on Bookworm the venv must keep numpy<2 and OpenCV<4.12 "
-                         "(re-run sudo systemd/install.sh, which pins them)")
-        return Check("libraries", FAIL, f"picamera2 is missing ({text})",
+    except (ImportError, ValueError) as exc:  # numpy's "dtype size changed" is a ValueError
+        if numpy_clash(exc):
+            return Check("libraries", FAIL, f"Debian's picamera2 does not work with {versions}: {exc}",
+                         NUMPY_CLASH_FIX)
+        return Check("libraries", FAIL, f"picamera2 is missing ({exc})",
                      "sudo apt install python3-picamera2, and make sure the venv was made with --system-site-packages")
     return Check("libraries", OK, f"{versions}, picamera2 importable")
 

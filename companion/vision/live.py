@@ -8,6 +8,7 @@ callback, and keeps the latest frame with its readings for the page's live view 
 from __future__ import annotations
 
 import json
+import logging
 import sys
 import threading
 from typing import Callable, Iterable, TextIO
@@ -18,6 +19,9 @@ from .sources import Frame
 from .tray import crop_to_tray, tray_text
 from .tray_finder import AutoTray, FoundTrayReader
 from .zones import Zone, ZoneTracker
+
+log = logging.getLogger(__name__)
+FAILED_FRAMES_TOLD = 3  # frames in a row that could not be read before the page is told
 
 
 class DicePipeline:
@@ -37,6 +41,8 @@ class DicePipeline:
         self.zones = zones if isinstance(zones, ZoneTracker) else (ZoneTracker(zones) if zones else None)
         self.on_event = on_event or (lambda event: None)
         self.frames = 0
+        self._size: tuple[int, ...] | None = None
+        self._failed_frames = 0
         self._lock = threading.Lock()
         self._latest: Frame | None = None
         self._shown: tuple[DieReading, ...] = ()
@@ -82,7 +88,8 @@ class DicePipeline:
     def _check_the_tray(self, frame: Frame) -> None:
         """A tray set by hand that lies wholly outside the picture (set for another resolution, or mistyped
         in camera.tray) would leave nothing to read and stop the motion check: it is dropped, with a word on
-        the page, for the whole picture or the tray found on its own. Checked once per tray set."""
+        the page, for the whole picture or the tray found on its own. Checked once per tray set and picture
+        size."""
         if self._tray_checked or self.settle is None:
             return
         self._tray_checked = True
@@ -101,7 +108,8 @@ class DicePipeline:
 
     def _check_the_zones(self, frame: Frame) -> None:
         """Zones that lie wholly outside the picture (set for another resolution) would read nothing, ever:
-        the page names them once, on the first frame, as the zones' own health."""
+        the page names them once per picture size (the first frame, a camera back at another size), as the
+        zones' own health."""
         if self.zones is None:
             return
         outside = [z for z in self.zones.zones if crop_to_tray(frame.image, z.box) is None]
@@ -138,9 +146,13 @@ class DicePipeline:
                 self.zones.new_clock()
         events: list[Event] = []
         shown = self._shown
-        self._check_the_tray(frame)
-        if self.frames == 0:
+        if frame.image.shape != self._size:  # the first frame, or a camera back at another size
+            if self._size is not None and self.settle is not None:
+                self.settle.new_size()
+            self._size = frame.image.shape
+            self._tray_checked = False
             self._check_the_zones(frame)
+        self._check_the_tray(frame)
         self._look_for_the_tray(frame)
         if self.settle is not None:
             settled = self.settle.feed(frame)
@@ -168,10 +180,27 @@ class DicePipeline:
         for frame in self.source:
             if self._stop.is_set():
                 break
-            self.process(frame)
+            try:
+                self.process(frame)
+            except Exception as exc:  # one strange frame, a reader's hiccup: the camera goes on
+                self._frame_failed(frame, exc)
+            else:
+                if self._failed_frames >= FAILED_FRAMES_TOLD:
+                    self.emit(CameraHealth(frame.t, "ok", "the camera's pictures are read again"))
+                self._failed_frames = 0
             if self._stop.is_set():
                 break
         return self.frames
+
+    def _frame_failed(self, frame: Frame, exc: Exception) -> None:
+        self._failed_frames += 1
+        if self._failed_frames == 1:
+            log.exception("a camera frame could not be read")
+        if self._failed_frames == FAILED_FRAMES_TOLD:
+            why = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            self.emit(CameraHealth(frame.t, "error", f"the camera's pictures cannot be read ({why}): the dice are "
+                                                     "not read meanwhile, so type them on the page; if it goes on, "
+                                                     "restart the companion and run `companion doctor`"))
 
     def stop(self) -> None:
         self._stop.set()

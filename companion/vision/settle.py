@@ -137,6 +137,11 @@ class SettleDetector:
         self._reference = None
         self._checked_this_still = False
 
+    def new_size(self) -> None:
+        """The camera came back at another size: the pictures kept cannot be compared with its frames."""
+        self.new_clock()
+        self._fired_picture = None
+
     def reset(self) -> None:
         """Forget everything: the next still tray fires again."""
         self._reference = None

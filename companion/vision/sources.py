@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
+import threading
 import time
 from pathlib import Path
 from typing import Callable, Iterator, Protocol, Sequence
@@ -56,6 +57,14 @@ PICAMERA2_HINT = ("check the ribbon cable (seated at both ends, contacts the rig
                   "and that no other process (another companion, an rpicam app) holds the camera")
 USB_HINT = ("check the USB cable, that `v4l2-ctl --list-devices` lists the camera, that this user is in the "
             "`video` group, and that no other process holds the camera")
+NUMPY_CLASH_FIX = ("numpy version conflict: on Bookworm the venv must keep numpy<2 and OpenCV<4.12 (re-run "
+                   "sudo systemd/install.sh, which pins them)")
+
+
+def numpy_clash(exc: BaseException) -> bool:
+    """Whether importing Debian's picamera2 failed on the venv's numpy (built for another ABI)."""
+    text = str(exc)
+    return any(word in text for word in ("numpy", "multiarray", "ABI", "dtype size changed"))
 
 
 class Camera(Protocol):
@@ -77,6 +86,7 @@ class Picamera2Camera:
     """
 
     name = "picamera2"
+    hint = PICAMERA2_HINT
 
     def __init__(self, width: int = 1280, height: int = 720, index: int = 0):
         self.width, self.height, self.index = width, height, index
@@ -85,10 +95,18 @@ class Picamera2Camera:
     def open(self) -> None:
         try:
             from picamera2 import Picamera2  # type: ignore[import-not-found]
-        except ImportError:
+        except ModuleNotFoundError as exc:
+            what = "picamera2 is not installed" if exc.name == "picamera2" else \
+                f"picamera2 cannot be loaded: {exc.name}, which it needs, is missing"
             raise CameraSupportMissing(
-                "picamera2 is not installed: on the Pi run `sudo apt install python3-picamera2` and make the "
-                "venv with --system-site-packages (pip cannot install it); or use --camera usb:0") from None
+                f"{what}: on the Pi run `sudo apt install python3-picamera2` and make the venv with "
+                "--system-site-packages (pip cannot install it); or use a USB camera (usb:0)") from None
+        except Exception as exc:  # installed, but built for another numpy than the venv's, or broken
+            if numpy_clash(exc):
+                raise CameraSupportMissing(f"Debian's picamera2 cannot load with this venv's numpy ({exc}): "
+                                           f"{NUMPY_CLASH_FIX}") from None
+            raise CameraSupportMissing(f"picamera2 is installed but cannot be loaded ({type(exc).__name__}: {exc}): "
+                                       "re-run sudo systemd/install.sh; `companion doctor` says more") from None
         try:
             camera = Picamera2(self.index)
             camera.configure(camera.create_preview_configuration(
@@ -148,6 +166,7 @@ class VideoCaptureCamera:
     def __init__(self, index: int, width: int = 1280, height: int = 720):
         self.index, self.width, self.height = index, width, height
         self.name = f"usb:{index}"
+        self.hint = USB_HINT
         self._capture = None
 
     def open(self) -> None:
@@ -194,10 +213,13 @@ class LiveSource:
         self.backoff_s = tuple(backoff_s)
         self.wait_for_camera = wait_for_camera
         self._stopped = False
+        self._stop = threading.Event()
         self._opened = False
+        self._attempts = 0  # reopenings since the last frame
 
     def stop(self) -> None:
         self._stopped = True
+        self._stop.set()
 
     def close(self) -> None:
         self.stop()
@@ -219,29 +241,46 @@ class LiveSource:
         while not self._stopped:
             try:
                 image = self.camera.read()
-            except CameraFailed as exc:
-                self._health("lost", f"{self.camera.name}: {exc}")
+            except Exception as exc:  # CameraFailed, or whatever else a driver raises (cv2.error, a timeout)
+                self._health("lost", self._lost(_why(exc)))
                 self._reopen()
                 continue
+            if self._attempts:  # back once a frame comes, not when the device merely opens
+                self._health("ok", f"{self.camera.name}: camera back after {self._attempts} attempt(s)")
+                self._attempts = 0
             yield Frame(self.clock(), image)
 
     def _reopen(self) -> None:
-        attempt = 0
+        """Close the camera and open it again, waiting longer each time until a frame comes."""
         while not self._stopped:
             self.camera.close()
-            self.sleep(self.backoff_s[min(attempt, len(self.backoff_s) - 1)])
+            self._wait(self.backoff_s[min(self._attempts, len(self.backoff_s) - 1)])
             if self._stopped:
                 return
-            attempt += 1
-            self._health("reopening", f"{self.camera.name}: reopening, attempt {attempt}")
+            self._attempts += 1
+            self._health("reopening", f"{self.camera.name}: reopening, attempt {self._attempts}")
             try:
                 self.camera.open()
-            except CameraMissing as exc:
-                self._health("lost", str(exc))
+            except Exception as exc:  # CameraMissing, or whatever else opening raises
+                self._health("lost", str(exc) if isinstance(exc, CameraMissing) else
+                             self._lost(f"cannot open it again ({_why(exc)})"))
                 continue
-            self._health("ok", f"{self.camera.name}: camera back after {attempt} attempt(s)")
             return
 
+    def _lost(self, why: str) -> str:
+        hint = getattr(self.camera, "hint", "")
+        return f"{self.camera.name}: {why}" + (f": {hint}" if hint else "")
+
+    def _wait(self, seconds: float) -> None:
+        if self.sleep is time.sleep:
+            self._stop.wait(seconds)  # stop() ends the wait
+        else:
+            self.sleep(seconds)
+
+
+def _why(exc: BaseException) -> str:
+    text = str(exc)
+    return text if isinstance(exc, CameraFailed) else f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 class VideoFileSource:
     """Frames of a video file; t advances by the file's frame interval from `t0`."""

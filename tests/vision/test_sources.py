@@ -77,6 +77,76 @@ def test_backoff_stays_at_its_longest_step():
     assert sleeps == [0.5, 2.0, 2.0, 2.0, 2.0, 2.0]
 
 
+@pytest.mark.parametrize("glitch", [cv2.error("VIDIOC_DQBUF: No such device"), RuntimeError("select() timeout"),
+                                    MemoryError()])
+def test_any_error_a_driver_raises_is_a_lost_camera_reopened_not_the_end_of_the_camera(glitch):
+    class Glitching(FakeCamera):
+        hint = "check the USB cable"
+
+        def read(self):
+            item = next(self.reads, None)
+            if isinstance(item, BaseException):
+                raise item
+            return super().read() if item is None else item
+
+    health = []
+    source = LiveSource(Glitching([image(1), glitch, image(2)]), on_health=health.append, clock=counting_clock(),
+                        sleep=lambda s: None)
+    frames = list(itertools.islice(source, 2))
+    assert [int(f.image[0, 0, 0]) for f in frames] == [1, 2]
+    assert [h.state for h in health] == ["lost", "reopening", "ok"]
+    assert type(glitch).__name__ in health[0].message and "check the USB cable" in health[0].message
+
+
+def test_a_camera_that_opens_but_gives_no_frame_is_not_called_back_and_waits_longer_each_time():
+    camera = FakeCamera([image(1), "fail", "fail", "fail", image(2)], opens=[True] * 5)
+    health, sleeps = [], []
+    source = LiveSource(camera, on_health=health.append, clock=counting_clock(), sleep=sleeps.append,
+                        backoff_s=(0.5, 1.0, 2.0))
+    assert len(list(itertools.islice(source, 2))) == 2
+    assert sleeps == [0.5, 1.0, 2.0], "the back-off grows until a frame comes"
+    assert [h.state for h in health].count("ok") == 1 and health[-1].state == "ok"
+    assert "after 3 attempt(s)" in health[-1].message
+
+
+def test_stopping_a_source_ends_its_wait_between_reopenings():
+    import threading
+    import time
+
+    camera = FakeCamera([image(1), "fail"], opens=[False] * 100)
+    source = LiveSource(camera, clock=counting_clock(), backoff_s=(30.0,))
+    iterator = iter(source)
+    next(iterator)
+    waiting = threading.Thread(target=lambda: next(iterator, None))
+    waiting.start()
+    time.sleep(0.2)
+    started = time.monotonic()
+    source.stop()
+    waiting.join(5)
+    assert not waiting.is_alive() and time.monotonic() - started < 1, "stop() ends a 30 s wait at once"
+
+
+@pytest.mark.parametrize("error, said", [
+    (ImportError("numpy.core.multiarray failed to import"), "numpy version conflict"),
+    (ValueError("numpy.dtype size changed, may indicate binary incompatibility"), "numpy version conflict"),
+    (ModuleNotFoundError("No module named 'libcamera'", name="libcamera"), "libcamera, which it needs, is missing"),
+])
+def test_a_picamera2_that_is_installed_but_cannot_load_is_not_called_missing(monkeypatch, error, said):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def importing(name, *args, **kwargs):
+        if name == "picamera2":
+            raise error
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", importing)
+    with pytest.raises(CameraSupportMissing) as refused:
+        next(iter(open_source("picamera2")))
+    assert said in str(refused.value) and "is not installed" not in str(refused.value)
+
+
 def test_a_camera_missing_at_start_says_what_to_check():
     class Missing(FakeCamera):
         def open(self):
