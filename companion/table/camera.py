@@ -6,13 +6,19 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Any, Callable, Iterable, Iterator
+import zlib
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..events import CameraHealth, DiceSettled, Event, RecordingHealth, SensorHealth
 
 log = logging.getLogger(__name__)
 
 KEEP_FREE_FOR_GAMES = 512 * 1024 * 1024
+STUCK_AFTER_S = 5.0  # a live camera without a new picture this long is stuck (a good one gives several a second)
+CHECK_EVERY_S = 1.0  # how often the watchdog looks
+RESTART_BACKOFF_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # waits before a live camera's pipeline runs again after an error
+READ_PATIENCE_S = 0.5  # stop() waits no longer for a frame (a good camera gives one in a fraction of this)
+CAMERA_TROUBLE = ("missing", "lost", "reopening")  # what a live source says of its camera while it is trying again
 
 
 class CameraUnavailable(RuntimeError):
@@ -24,37 +30,166 @@ class TrayNotKept(RuntimeError):
 
 
 class CameraFeed:
-    def __init__(self, pipeline, sink: Callable[[Event], Any], recorder=None, tray_choice=None):
+    """The pipeline's thread, the recording of its frames and the pictures for the page.
+
+    `live`: the source is a camera ("picamera2", "usb:N"; `camera_name` names it on the page). A live
+    camera is watched: no new picture for `stuck_after_s` (a read that never returns, as picamera2's
+    capture_array can; or the very same picture again and again, bit for bit, where a good camera's
+    sensor noise never repeats) is said on the page as "stuck" with what to check, and the live view shows
+    no picture meanwhile; "ok" follows when pictures come again. And an error out of the pipeline does not
+    end a live camera: it is said ("lost") and the pipeline runs again after `restart_backoff_s`. A file, a
+    folder or a recording that fails ends the feed with one word, as it always did."""
+
+    def __init__(self, pipeline, sink: Callable[[Event], Any], recorder=None, tray_choice=None, *,
+                 live: bool = False, camera_name: str | None = None, stuck_after_s: float | None = None,
+                 check_every_s: float | None = None, restart_backoff_s: Sequence[float] | None = None):
         self.pipeline = pipeline
         self.tray_choice = tray_choice
         self.sink = sink
         self.recorder = recorder
+        self.live = live
+        self.camera_name = camera_name or "the camera"
+        self.stuck_after_s = STUCK_AFTER_S if stuck_after_s is None else stuck_after_s
+        self.check_every_s = CHECK_EVERY_S if check_every_s is None else check_every_s
+        self.restart_backoff_s = tuple(RESTART_BACKOFF_S if restart_backoff_s is None else restart_backoff_s)
         self._reading_jpeg: bytes | None = None
+        self._stopping = threading.Event()
+        self._lock = threading.Lock()
+        # what the camera thread last saw (written there, read by the watchdog)
+        self._seen = 0
+        self._image = None
+        self._waiting_since: float | None = None  # when the camera thread began waiting for the next frame
+        # the watchdog's own: frames counted and the picture's fingerprint at its last look, when the
+        # picture last changed, and what the feed itself last said ("stuck", "lost"; None: nothing wrong)
+        self._looked_seen = 0
+        self._looked_print: int | None = None
+        self._seen_when_new = 0
+        self._last_new = self._quiet_since = time.monotonic()
+        self._said: str | None = None
+        self._said_at = 0.0
+        self._camera_trouble = False  # the source itself says the camera is missing, lost or reopening
         pipeline.on_event = self._on_event
-        if recorder is not None:
-            pipeline.source = self._recorded(pipeline.source)
+        self.source = pipeline.source  # the source itself: stopped by stop(), whatever wraps it
+        if self.source is not None and (recorder is not None or live):
+            pipeline.source = _FeedFrames(self, self.source)
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+        self._watchdog = threading.Thread(target=self._watch, name="camera watchdog", daemon=True) if live else None
 
     def start(self) -> "CameraFeed":
+        self._last_new = self._quiet_since = time.monotonic()
         self._thread.start()
+        if self._watchdog is not None:
+            self._watchdog.start()
         return self
 
     def _run(self) -> None:
-        try:
-            self.pipeline.run()
-        except Exception as exc:  # the camera thread may die; the table and the page carry on
-            log.warning("the camera stopped: %s", exc)
-            self.sink(CameraHealth(t=time.monotonic_ns(), state="missing",
-                                   message=f"no camera: {exc}. Type the dice on the page instead."))
+        attempt, frames = 0, self.pipeline.frames
+        while not self._stopping.is_set():
+            try:
+                self.pipeline.run()
+                return
+            except Exception as exc:  # the camera thread may fail; the table and the page carry on
+                why = str(exc) or type(exc).__name__
+                if not self.live or _support_missing(exc):
+                    log.warning("the camera stopped: %s", why)
+                    self.sink(CameraHealth(t=time.monotonic_ns(), state="missing",
+                                           message=f"no camera: {why}. Type the dice on the page instead."))
+                    return
+                if self._stopping.is_set():
+                    return
+                if self.pipeline.frames != frames:  # it ran a while: a new trouble, tried again soon
+                    attempt, frames = 0, self.pipeline.frames
+                wait = self.restart_backoff_s[min(attempt, len(self.restart_backoff_s) - 1)]
+                attempt += 1
+                log.warning("the camera stopped (%s); starting it again in %g s", why, wait, exc_info=exc)
+                self._say("lost", f"{self.camera_name}: the camera stopped ({why}); starting it again in "
+                                  f"{wait:g} s. If it keeps stopping, {self._hint()}. Type the dice on the page "
+                                  "meanwhile.")
+                if self._stopping.wait(wait):
+                    return
 
-    def _recorded(self, frames: Iterable[Any]) -> Iterator[Any]:
-        for frame in frames:
-            if self.recorder is not None:
+    def _frames(self, source: Iterable[Any]) -> Iterator[Any]:
+        """The source's frames, each noted for the watchdog and written to the recording if there is one."""
+        frames = iter(source)
+        while True:
+            self._waiting_since = time.monotonic()  # for stop(): a read that never returns is not waited for
+            try:
+                frame = next(frames)
+            except StopIteration:
+                return
+            finally:
+                self._waiting_since = None
+            with self._lock:
+                self._seen += 1
+                self._image = frame.image
+            if self.recorder is not None and not self._stopping.is_set():  # closed by stop()
                 try:
                     self.recorder.write(frame)
                 except (OSError, ValueError) as exc:
                     self._stop_recording(frame.t, exc)
             yield frame
+
+    # -- the watchdog ---------------------------------------------------------------------------------
+
+    def _watch(self) -> None:
+        while not self._stopping.wait(self.check_every_s):
+            try:
+                self._look()
+            except Exception:  # the watchdog must not end over one odd frame
+                log.exception("the camera watchdog could not look at the camera")
+
+    def _look(self) -> None:
+        """One look: did a new picture come since the last look? Says "stuck" when none came for
+        stuck_after_s, and "ok" when one comes after the feed said "stuck" or "lost"."""
+        with self._lock:
+            seen, image = self._seen, self._image
+        now = time.monotonic()
+        if seen != self._looked_seen and image is not None:
+            fingerprint = _fingerprint(image)
+            if fingerprint != self._looked_print:
+                with self._lock:
+                    self._last_new = self._quiet_since = now
+                    self._seen_when_new = seen
+            self._looked_seen, self._looked_print = seen, fingerprint
+        with self._lock:
+            said, trouble = self._said, self._camera_trouble
+            if said is not None and self._last_new > self._said_at:
+                self._say_locked("ok", f"{self.camera_name}: pictures again")
+            elif (said is None and not trouble and not self._stopping.is_set()
+                    and now - self._quiet_since >= self.stuck_after_s):
+                quiet = now - self._quiet_since
+                if seen != self._seen_when_new:
+                    what = f"the very same picture for {quiet:.0f} s, bit for bit (frozen)"
+                else:
+                    what = f"no new picture for {quiet:.0f} s (the camera hangs)"
+                log.warning("%s: %s", self.camera_name, what)
+                self._say_locked("stuck", f"{self.camera_name}: {what}: {self._hint()}; if it stays so, restart "
+                                          "the companion. Type the dice on the page meanwhile.")
+
+    def _say(self, state: str, message: str) -> None:
+        with self._lock:
+            self._say_locked(state, message)
+
+    def _say_locked(self, state: str, message: str) -> None:
+        """A word of the feed's own on the camera's health (under the lock, so "ok" never overtakes)."""
+        self._said = None if state == "ok" else state
+        self._said_at = time.monotonic()
+        self.sink(CameraHealth(t=time.monotonic_ns(), state=state, message=message))
+
+    def _hint(self) -> str:
+        try:
+            from ..vision.sources import PICAMERA2_HINT, USB_HINT
+        except ModuleNotFoundError:
+            return "check the camera and its cable"
+        if self.camera_name == "picamera2":
+            return PICAMERA2_HINT
+        if self.camera_name.startswith("usb:"):
+            return USB_HINT
+        return "check the camera and its cable"
+
+    def _stale(self) -> bool:
+        """A live camera without a new picture for stuck_after_s: its last picture is not shown as live."""
+        return self._watchdog is not None and time.monotonic() - self._last_new > self.stuck_after_s
 
     def _stop_recording(self, t: int, why: Exception) -> None:
         """Frames that cannot be recorded (the card nearly full, a camera back at another size) stop the
@@ -69,6 +204,10 @@ class CameraFeed:
                                                                 f"({why}); the dice are still read"))
 
     def _on_event(self, event: Event) -> None:
+        if isinstance(event, CameraHealth) and event.state in CAMERA_TROUBLE + ("ok",):
+            with self._lock:  # the source speaks for itself: the watchdog waits for it
+                self._camera_trouble = event.state in CAMERA_TROUBLE
+                self._quiet_since = time.monotonic()
         if isinstance(event, DiceSettled) and event.dice:
             self._reading_jpeg = self._crop(event)
         self.sink(event)
@@ -94,6 +233,9 @@ class CameraFeed:
         return data.tobytes() if ok else None
 
     def latest_jpeg(self) -> bytes | None:
+        """The live view; None before the first frame, and while a live camera gives no new picture."""
+        if self._stale():
+            return None
         return self.pipeline.latest_jpeg()
 
     def reading_jpeg(self) -> bytes | None:
@@ -128,10 +270,64 @@ class CameraFeed:
             write_camera_setup(self.recorder.directory, self.camera_setup)
 
     def stop(self) -> None:
+        self._stopping.set()
         self.pipeline.stop()
-        self._thread.join(3)
+        stop_source = getattr(self.source, "stop", None)  # what wraps it (the recording) has no stop of its own
+        if stop_source is not None:
+            stop_source()
+        if self._thread.ident is not None:
+            self._join_camera_thread()
+        if self._watchdog is not None and self._watchdog.ident is not None:
+            self._watchdog.join(1)
         if self.recorder is not None:
             self.recorder.close()
+
+    def _join_camera_thread(self, timeout_s: float = 3.0) -> None:
+        """Waits for the camera thread to end, but not for a read that hangs (a stuck picamera2's
+        capture_array returns never): a camera that gives nothing for READ_PATIENCE_S is left behind, its
+        thread a daemon."""
+        deadline = time.monotonic() + timeout_s
+        while self._thread.is_alive() and time.monotonic() < deadline:
+            waiting = self._waiting_since
+            if waiting is not None and time.monotonic() - waiting > READ_PATIENCE_S:
+                log.warning("%s hangs in its read: stopped without waiting for it", self.camera_name)
+                return
+            self._thread.join(0.05)
+
+
+class _FeedFrames:
+    """The source's frames through the feed (CameraFeed._frames): iterable again, as the source is (a live
+    camera's pipeline runs again after an error), and stopped with it."""
+
+    def __init__(self, feed: CameraFeed, source: Iterable[Any]):
+        self.feed, self.source = feed, source
+
+    def __iter__(self) -> Iterator[Any]:
+        return self.feed._frames(self.source)
+
+    def stop(self) -> None:
+        getattr(self.source, "stop", lambda: None)()
+
+
+def _fingerprint(image) -> int:
+    """A cheap fingerprint of a frame, the same only for the same picture bit for bit (once a second)."""
+    import numpy as np
+
+    return zlib.crc32(np.ascontiguousarray(image).data)
+
+
+def _support_missing(exc: Exception) -> bool:
+    """What drives the camera is not installed: starting again will not help."""
+    try:
+        from ..vision.sources import CameraSupportMissing
+    except ModuleNotFoundError:
+        return False
+    return isinstance(exc, CameraSupportMissing)
+
+
+def is_live(spec: str) -> bool:
+    """A camera spec (picamera2, usb:N), not a file, a folder or a recording."""
+    return spec == "picamera2" or spec.startswith("usb:")
 
 
 def open_camera(settings, sink: Callable[[Event], Any], record_dir=None, last_roll: Iterable[Any] = ()) -> CameraFeed:
@@ -160,7 +356,8 @@ def open_camera(settings, sink: Callable[[Event], Any], record_dir=None, last_ro
                                       zones=dice_zones(settings, sink),
                                       on_event=sink)
     pipeline.remember_roll(last_roll)
-    feed = CameraFeed(pipeline, sink, recorder, tray_choice)
+    spec = camera["source"]
+    feed = CameraFeed(pipeline, sink, recorder, tray_choice, live=is_live(spec), camera_name=spec)
     if record_dir is not None:
         from .reread import CameraSetup, write_camera_setup
 

@@ -1,0 +1,302 @@
+"""The camera thread of the service when the camera misbehaves without saying so: a read that never returns
+(picamera2's capture_array waiting for ever), a camera that repeats the very same picture, an odd error out
+of the pipeline; and stopping the service while a recording wraps the camera's frames.
+
+A scripted camera stands in for the hardware behind the real LiveSource; the watchdog's times are made
+small through CameraFeed's constructor (or camera.py's defaults, for the service), so nothing here sleeps
+long."""
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from companion.events import CameraHealth, DieReading
+from companion.table import camera as camera_module
+from companion.table.camera import CameraFeed
+from companion.vision.live import DicePipeline
+from companion.vision.sources import CameraMissing, LiveSource
+
+FAST = dict(stuck_after_s=0.5, check_every_s=0.03)
+
+
+def noisy(rng: np.random.Generator, value: int = 90) -> np.ndarray:
+    """A still tray seen by a good camera: the same scene, never the same bits (sensor noise)."""
+    return (value + rng.integers(0, 3, (48, 64, 3))).astype(np.uint8)
+
+
+class ScriptedCamera:
+    """A live camera (the Camera protocol of companion.vision.sources). `reads`: what read() does in turn:
+    an image (returned), an exception (raised), "block" (waits until `release` is set). Then, `then`:
+    "noise" (a still tray under a good camera, for ever) or "same" (the last image, bit for bit)."""
+
+    def __init__(self, name: str = "usb:0", reads=(), then: str = "noise", missing: bool = False):
+        self.name = name
+        self.reads = list(reads)
+        self.then = then
+        self.missing = missing
+        self.release = threading.Event()
+        self.opens = 0
+        self.served = 0
+        self._rng = np.random.default_rng(7)
+        self._last = noisy(self._rng)
+
+    def open(self) -> None:
+        self.opens += 1
+        if self.missing:
+            raise CameraMissing(f"cannot open {self.name}: check the cable")
+
+    def read(self) -> np.ndarray:
+        time.sleep(0.002)
+        if self.reads:
+            item = self.reads.pop(0)
+            if isinstance(item, BaseException):
+                raise item
+            if isinstance(item, str) and item == "block":
+                self.release.wait()
+                return self.read()
+            self._last = item
+        elif self.then == "noise":
+            self._last = noisy(self._rng)
+        self.served += 1
+        return self._last.copy()
+
+    def close(self) -> None:
+        pass
+
+
+def live_feed(camera: ScriptedCamera, heard: list, **options) -> CameraFeed:
+    pipeline = DicePipeline(None, None)
+    pipeline.source = LiveSource(camera, on_health=pipeline.emit, wait_for_camera=True, backoff_s=(0.01,))
+    return CameraFeed(pipeline, heard.append, live=True, camera_name=camera.name, **{**FAST, **options})
+
+
+def health(heard: list) -> list[CameraHealth]:
+    return [e for e in list(heard) if isinstance(e, CameraHealth)]
+
+
+def wait_for(predicate, timeout: float = 5.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.01)
+    return bool(predicate())
+
+
+@pytest.mark.parametrize("name, check", [("usb:0", "v4l2-ctl --list-devices"),
+                                         ("picamera2", "rpicam-hello --list-cameras")])
+def test_a_camera_stuck_in_read_is_named_on_the_page_and_its_old_picture_is_not_shown(name, check):
+    rng = np.random.default_rng(1)
+    camera = ScriptedCamera(name, [noisy(rng) for _ in range(5)] + ["block"])
+    heard: list = []
+    feed = live_feed(camera, heard).start()
+    try:
+        assert wait_for(lambda: feed.pipeline.frames == 5)
+        assert feed.latest_jpeg() is not None
+        assert wait_for(lambda: any(h.state != "ok" for h in health(heard)), 2), "no word: the camera looks fine"
+        (stuck,) = health(heard)
+        assert stuck.state in ("stuck", "lost") and name in stuck.message and check in stuck.message
+        assert feed.latest_jpeg() is None, "the old frame is not shown as if live"
+        camera.release.set()  # the driver lets go: frames again
+        assert wait_for(lambda: health(heard)[-1].state == "ok", 2)
+        assert len(health(heard)) == 2, "one word when stuck, one when back"
+        assert feed.latest_jpeg() is not None
+    finally:
+        camera.release.set()
+        feed.stop()
+
+
+def test_stopping_while_the_camera_hangs_in_its_read_is_quick():
+    camera = ScriptedCamera("picamera2", [noisy(np.random.default_rng(6)) for _ in range(5)] + ["block"])
+    feed = live_feed(camera, [], stuck_after_s=30).start()  # stopped before the watchdog could tell
+    try:
+        assert wait_for(lambda: feed.pipeline.frames == 5)
+        started = time.monotonic()
+        feed.stop()
+        took = time.monotonic() - started
+        assert took < 1.0, f"stopping took {took:.1f} s"
+    finally:
+        camera.release.set()
+
+
+def test_a_camera_repeating_the_very_same_picture_is_stuck_too():
+    camera = ScriptedCamera("usb:0", [noisy(np.random.default_rng(2))], then="same")
+    heard: list = []
+    feed = live_feed(camera, heard).start()
+    try:
+        assert wait_for(lambda: any(h.state != "ok" for h in health(heard)), 2)
+        assert feed.pipeline.frames > 20, "frames kept coming: the same picture, bit for bit"
+        (stuck,) = health(heard)
+        assert "same picture" in stuck.message and "v4l2-ctl --list-devices" in stuck.message
+        assert feed.latest_jpeg() is None
+    finally:
+        feed.stop()
+
+
+def test_a_still_tray_under_a_good_camera_is_not_stuck():
+    camera = ScriptedCamera("usb:0")  # sensor noise: never bit for bit the same
+    heard: list = []
+    feed = live_feed(camera, heard).start()
+    try:
+        time.sleep(1.2)  # more than twice the watchdog's 0.5 s
+        assert feed.pipeline.frames > 20
+        assert health(heard) == []
+        assert feed.latest_jpeg() is not None
+    finally:
+        feed.stop()
+
+
+def test_a_camera_missing_is_said_by_the_camera_not_drowned_by_the_watchdog():
+    camera = ScriptedCamera("usb:0", missing=True)
+    heard: list = []
+    feed = live_feed(camera, heard).start()
+    try:
+        assert wait_for(lambda: camera.opens > 3)
+        time.sleep(0.5)
+        assert {h.state for h in health(heard)} <= {"missing", "lost", "reopening"}
+    finally:
+        feed.stop()
+
+
+def test_stopping_a_recording_feed_stops_the_camera_behind_the_recording(tmp_path):
+    recording = pytest.importorskip("companion.vision.recording")
+    camera = ScriptedCamera("usb:0", missing=True)  # `companion record` with the camera unplugged
+    heard: list = []
+    pipeline = DicePipeline(None, None)
+    pipeline.source = LiveSource(camera, on_health=pipeline.emit, wait_for_camera=True, backoff_s=(0.01,))
+    feed = CameraFeed(pipeline, heard.append, recorder=recording.FrameRecorder(tmp_path / "session"))
+    feed.start()
+    assert wait_for(lambda: camera.opens > 3)
+    started = time.monotonic()
+    feed.stop()
+    took = time.monotonic() - started
+    opens = camera.opens
+    time.sleep(0.2)
+    assert took < 1.0, f"stopping took {took:.1f} s"
+    assert not feed._thread.is_alive() and camera.opens == opens, "the camera is reopened after the stop"
+
+
+class Glitching:
+    """Something between the camera and the pipeline (a rotation, a wrapper) raising once, at frame `at`:
+    what the live source and the pipeline do not catch themselves. Iterated again, it goes on."""
+
+    def __init__(self, source, error: BaseException, at: int):
+        self.source, self.error, self.at = source, error, at
+        self.n = 0
+
+    def __iter__(self):
+        for frame in self.source:
+            self.n += 1
+            if self.n == self.at:
+                raise self.error
+            yield frame
+
+    def stop(self):
+        self.source.stop()
+
+
+def glitching_feed(camera: ScriptedCamera, heard: list, error: BaseException, at: int, **options) -> CameraFeed:
+    pipeline = DicePipeline(None, None)
+    live = LiveSource(camera, on_health=pipeline.emit, wait_for_camera=True, backoff_s=(0.01,))
+    pipeline.source = Glitching(live, error, at)
+    return CameraFeed(pipeline, heard.append, live=True, camera_name=camera.name, **{**FAST, **options})
+
+
+@pytest.mark.parametrize("glitch", [MemoryError(), RuntimeError("select() timeout")])
+def test_an_odd_error_does_not_end_a_live_camera_for_the_rest_of_the_evening(glitch):
+    camera = ScriptedCamera("usb:0")
+    heard: list = []
+    feed = glitching_feed(camera, heard, glitch, at=6, restart_backoff_s=(0.01,)).start()
+    try:
+        assert wait_for(lambda: feed.pipeline.frames > 30), f"the camera thread ended: {health(heard)}"
+        lost = health(heard)[0]
+        assert lost.state == "lost"
+        assert (str(glitch) or type(glitch).__name__) in lost.message and "v4l2-ctl" in lost.message
+        assert wait_for(lambda: health(heard)[-1].state == "ok", 2), "the page is told the camera is back"
+        assert feed.latest_jpeg() is not None
+    finally:
+        feed.stop()
+
+
+def test_the_wait_before_starting_the_camera_again_ends_with_a_stop():
+    camera = ScriptedCamera("usb:0")
+    heard: list = []
+    feed = glitching_feed(camera, heard, RuntimeError("boom"), at=2, restart_backoff_s=(30,)).start()
+    assert wait_for(lambda: any(h.state == "lost" for h in health(heard)))
+    started = time.monotonic()
+    feed.stop()
+    assert time.monotonic() - started < 1.0 and not feed._thread.is_alive()
+
+
+def test_a_file_that_fails_still_ends_the_camera_with_one_word():
+    class Broken:
+        def __iter__(self):
+            raise ValueError("cannot read video file x.mp4")
+
+    heard: list = []
+    feed = CameraFeed(DicePipeline(Broken(), None), heard.append, **FAST).start()
+    feed._thread.join(2)
+    assert not feed._thread.is_alive()
+    (missing,) = health(heard)
+    assert missing.state == "missing" and "x.mp4" in missing.message
+
+
+class OneDie:
+    def read(self, image, tray=None):
+        h, w = image.shape[:2]
+        return [DieReading(3, (w / 2, h / 2), (w / 2 - 20, h / 2 - 20, w / 2 + 20, h / 2 + 20), 0.99)]
+
+
+def test_the_service_names_a_stuck_usb_camera_on_the_page(tmp_path, monkeypatch):
+    """open_camera makes a usb:N camera a live one, watched."""
+    cv2 = pytest.importorskip("cv2")
+    import companion.vision.readers as readers
+    from companion.config import load_settings
+    from companion.table.service import Service
+    from companion.web.app import create_app
+
+    release = threading.Event()
+    reads = {"n": 0}
+    rng = np.random.default_rng(5)
+
+    class FakeCapture:
+        def __init__(self, index, *a):
+            pass
+
+        def isOpened(self):
+            return True
+
+        def set(self, *a):
+            return True
+
+        def read(self):
+            reads["n"] += 1
+            if reads["n"] > 5:
+                release.wait()
+                return False, None
+            time.sleep(0.005)
+            return True, noisy(rng)
+
+        def release(self):
+            pass
+
+    monkeypatch.setattr(cv2, "VideoCapture", FakeCapture)
+    monkeypatch.setattr(readers, "get_reader", lambda kind="pips", **o: OneDie())
+    monkeypatch.setattr(camera_module, "STUCK_AFTER_S", 0.5, raising=False)
+    monkeypatch.setattr(camera_module, "CHECK_EVERY_S", 0.03, raising=False)
+    settings = load_settings(env={}, overrides={"service": {"state_dir": str(tmp_path / "games")},
+                                                "sensors": {"backend": "none"},
+                                                "camera": {"source": "usb:0", "width": 64, "height": 48}})
+    service = Service(settings).start()
+    try:
+        assert wait_for(lambda: service.camera.pipeline.frames == 5)
+        assert wait_for(lambda: (service.table.view()["health"].get("camera") or {}).get("state") not in (None, "ok"),
+                        2), "the page says nothing: the camera looks fine"
+        assert "v4l2-ctl --list-devices" in service.table.view()["health"]["camera"]["message"]
+        assert create_app(service).test_client().get("/camera.jpg").status_code == 404
+    finally:
+        release.set()
+        service.stop()
