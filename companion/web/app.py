@@ -184,7 +184,9 @@ def create_app(service, *, allow_outside: bool = False, names: tuple[str, ...] =
             return fail(404, service_message(service, "camera") or "no camera in this session")
         jpeg = camera.latest_jpeg()
         if jpeg is None:
-            return fail(404, "the camera has not produced a frame yet")
+            health = service.table.health.get("camera") or {}
+            trouble = health.get("message") if health.get("state", "ok") != "ok" else None
+            return fail(404, trouble or "the camera has not produced a frame yet")
         return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
     @app.get("/api/reading.jpg")

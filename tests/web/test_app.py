@@ -197,3 +197,15 @@ def test_a_journal_the_card_damaged_is_named_on_the_history_page(client, service
     response = client.get("/api/history")
     assert response.status_code == 503
     assert "journal.sqlite3 is damaged (malformed): move it away" in response.get_json()["message"]
+
+
+def test_no_picture_from_a_camera_in_trouble_says_what_the_trouble_is(client, service, monkeypatch):
+    class Quiet:
+        def latest_jpeg(self):
+            return None
+
+    monkeypatch.setattr(service, "camera", Quiet(), raising=False)
+    assert "has not produced a frame yet" in client.get("/camera.jpg").get_json()["message"]
+    service.table.health["camera"] = {"state": "lost", "message": "usb:0: cannot open it again: check the USB cable"}
+    response = client.get("/camera.jpg")
+    assert response.status_code == 404 and "check the USB cable" in response.get_json()["message"]
