@@ -70,22 +70,30 @@ def read_images(paths: list[str], reader, tray, as_json: bool, out=None, rotate:
     from .tray_finder import FoundTrayReader, find_tray
 
     out = out or sys.stdout
-    read_any = False
+    read_any = warmed = False
     for path in paths:
         frame, error = read_image(path)
         if frame is None:
-            print(json.dumps({"image": path, "error": error}) if as_json else f"{path}: error: {error}", file=out)
+            print(json.dumps({"image": path, "error": error}) if as_json else f"{path}: error: {error}", file=out,
+                  flush=True)
             continue
         if tray is not None and crop_to_tray(frame, tray) is None:
             height, width = frame.shape[:2]
             error = f"the tray {tray_text(tray)} lies outside this {width}x{height} image"
-            print(json.dumps({"image": path, "error": error}) if as_json else f"{path}: error: {error}", file=out)
+            print(json.dumps({"image": path, "error": error}) if as_json else f"{path}: error: {error}", file=out,
+                  flush=True)
             continue
+
+        def read() -> list:
+            if auto_tray:
+                return read_upright(FoundTrayReader(reader), frame, find_tray(frame), rotate)
+            return read_upright(reader, frame, tray, rotate)
+
+        if not warmed:  # the networks load on the first read: that is not the time spent reading an image
+            read()
+            warmed = True
         start = time.perf_counter_ns()
-        if auto_tray:
-            dice = read_upright(FoundTrayReader(reader), frame, find_tray(frame), rotate)
-        else:
-            dice = read_upright(reader, frame, tray, rotate)
+        dice = read()
         ms = (time.perf_counter_ns() - start) / 1e6
         read_any = True
         if as_json:

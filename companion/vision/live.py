@@ -134,9 +134,15 @@ class DicePipeline:
             self.tray = self.settle.tray = self.settle.meter.tray = auto.box
 
     def process(self, frame: Frame) -> list[Event]:
-        """The events of one frame. A frame older than the last one (a recording stitched from two, a
-        camera clock that jumped back) starts a new clock: settling and the zones count time by the frames,
-        so both start timing again, and the roll already read is still not read again."""
+        """The events of one frame, each handed to `on_event`. A frame older than the last one (a recording
+        stitched from two, a camera clock that jumped back) starts a new clock: settling and the zones count
+        time by the frames, so both start timing again, and the roll already read is still not read again."""
+        events = self._read(frame)
+        for event in events:
+            self.emit(event)
+        return events
+
+    def _read(self, frame: Frame) -> list[Event]:
         with self._lock:
             latest = self._latest
         if latest is not None and frame.t < latest.t:
@@ -169,8 +175,6 @@ class DicePipeline:
             self._zone_dice = tuple(d for s in zone_states for d in s.dice)
             self._moving = bool(self.settle and self.settle.moving)
         self.frames += 1
-        for event in events:
-            self.emit(event)
         return events
 
     def run(self) -> int:
@@ -181,13 +185,15 @@ class DicePipeline:
             if self._stop.is_set():
                 break
             try:
-                self.process(frame)
+                events = self._read(frame)
             except Exception as exc:  # one strange frame, a reader's hiccup: the camera goes on
                 self._frame_failed(frame, exc)
-            else:
-                if self._failed_frames >= FAILED_FRAMES_TOLD:
-                    self.emit(CameraHealth(frame.t, "ok", "the camera's pictures are read again"))
-                self._failed_frames = 0
+                continue
+            if self._failed_frames >= FAILED_FRAMES_TOLD:
+                self.emit(CameraHealth(frame.t, "ok", "the camera's pictures are read again"))
+            self._failed_frames = 0
+            for event in events:  # outside the try: whoever takes them failing (a closed pipe) is not a frame
+                self.emit(event)
             if self._stop.is_set():
                 break
         return self.frames

@@ -293,6 +293,11 @@ class VideoFileSource:
     def __iter__(self) -> Iterator[Frame]:
         import cv2
 
+        try:
+            str(self.path).encode("utf-8")
+        except UnicodeEncodeError:  # OpenCV's own file reading crashes on such a name
+            raise SourceError(f"cannot read video file {os.fsdecode(self.path)!r}: its name is not UTF-8; "
+                              "rename it") from None
         with hushed_video_io():
             capture = cv2.VideoCapture(str(self.path))
             opened = capture.isOpened()

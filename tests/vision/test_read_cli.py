@@ -152,3 +152,111 @@ def test_reading_a_recording_exits_0_after_printing_its_rolls_and_names_a_tray_o
     assert code == 0 and len(out.splitlines()) == 2
     assert err == ("camera tray: the tray 5000,5000,6000,6000 lies outside the camera's 320x240 picture: "
                    "reading the whole picture. Set the tray again on the camera view.\n")
+
+
+def test_a_settled_roll_cut_short_by_the_reader_of_the_output_ends_quietly(two_dice, tmp_path):
+    """`companion read --camera ... --json | head -1` where head has gone: the closed pipe is not a camera
+    frame that could not be read (it was caught as one, with a traceback per roll, and the reading went on)."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i in range(8):
+        shutil.copy(two_dice, folder / f"{i:02d}.png")
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "companion", "read", "--camera", str(folder), "--json"],
+                                stdout=write_end, stderr=subprocess.PIPE)
+    finally:
+        os.close(write_end)
+    _, err = proc.communicate(timeout=120)
+    assert (proc.returncode, err.decode()) == (141, "")
+
+
+def test_a_name_that_is_not_utf8_is_read_like_any_other(run_cli, two_dice, tmp_path):
+    """OpenCV's own file reading crashed the process (a segmentation fault) on such a name."""
+    import os
+    import shutil
+
+    odd = os.path.join(os.fsencode(tmp_path), b"lat\xe9.png")
+    shutil.copy(two_dice, odd)
+    name = os.fsdecode(odd)
+    code, out, _ = run_cli("read", name, two_dice, "--json")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(lines) == 2
+    assert sorted(d["value"] for d in lines[0]["dice"]) == [2, 4] == sorted(d["value"] for d in lines[1]["dice"])
+
+
+def test_a_small_file_that_unpacks_to_a_huge_picture_is_refused_and_the_rest_go_on(run_cli, two_dice, tmp_path):
+    import numpy as np
+
+    bomb = tmp_path / "bomb.png"
+    cv2.imwrite(str(bomb), np.zeros((12000, 12000), np.uint8))  # 144 megapixels, a few hundred kilobytes
+    code, out, _ = run_cli("read", str(bomb), two_dice, "--json")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert lines[0] == {"image": str(bomb), "error": "too large to read: 12000x12000 pixels (at most 120 megapixels)"}
+    assert code == 0 and len(lines[1]["dice"]) == 2
+
+
+def test_each_line_reaches_the_output_before_the_next_image_is_read(two_dice, tmp_path):
+    """A script reading the lines as they come gets an error line at once, not with the next image's."""
+    import io
+
+    from companion.vision.cli_read import read_images
+
+    class Out(io.StringIO):
+        unflushed = False
+
+        def write(self, text):
+            self.unflushed = True
+            return super().write(text)
+
+        def flush(self):
+            self.unflushed = False
+
+    out = Out()
+
+    class Reader:
+        calls = []
+
+        def read(self, image, tray=None):
+            self.calls.append(out.unflushed)
+            return []
+
+    read_images([str(tmp_path / "missing.png"), two_dice], Reader(), None, True, out)
+    assert Reader.calls and not any(Reader.calls), "the error line was still in the buffer"
+
+
+def test_the_time_of_the_first_image_leaves_out_loading_the_networks(two_dice):
+    import io
+    import time
+
+    from companion.vision.cli_read import read_images
+
+    class SlowToLoad:
+        loaded = False
+
+        def read(self, image, tray=None):
+            if not self.loaded:
+                time.sleep(0.5)
+                self.loaded = True
+            return []
+
+    out = io.StringIO()
+    read_images([two_dice, two_dice], SlowToLoad(), None, True, out)
+    first, second = (json.loads(line)["ms"] for line in out.getvalue().splitlines())
+    assert first < 250 and second < 250, (first, second)
+
+
+def test_a_video_whose_name_is_not_utf8_is_refused_by_name(run_cli, tmp_path):
+    import os
+
+    odd = os.path.join(os.fsencode(tmp_path), b"v\xe9.avi")
+    with open(odd, "wb") as video:
+        video.write(b"\0" * 64)
+    code, _, err = run_cli("read", "--camera", os.fsdecode(odd))
+    assert code == 2 and "its name is not UTF-8; rename it" in err
