@@ -6,8 +6,8 @@ cannot attribute becomes a question on the page instead of an action.
 - Matterhorn, Mountain Goats: a `DiceSettled` while the engine waits for dice becomes
   `state.chance_action(values)`. When Matterhorn asks "roll again or stop?", rolling the dice left is the
   answer: a roll with as many dice as rolling again asks for plays "roll again" and the roll as one step.
-  A roll that comes before a bonus move, a consolation obstacle or the moves after stopping are tapped is
-  kept (`Hold`) and played once they are.
+  A roll that comes before a bonus move, a consolation obstacle or the moves after stopping are tapped (in
+  Mountain Goats, before the last player's move is) is kept (`Hold`) and played once they are.
 - Magic Mountain: `BallEntered(opening)` plays the legal action that names that opening (when the engine
   waits for one, or once the ball's colour is tapped); `BallLanded` plays the legal action that says the
   ball is down, if the engine has one. The hits themselves are tapped on the page.
@@ -163,9 +163,13 @@ def roll_again_decision(state: State, event: DiceSettled) -> Decision | None:
 
 
 def held_roll(state: State, event: DiceSettled) -> Hold | None:
-    """A roll read while the game waits for a tap that comes before it (a bonus move, for one): kept, not
-    played, for the family may have moved the climber and not yet tapped it."""
-    if state.game != "matterhorn" or getattr(state, "phase", None) not in TAPS_BEFORE_A_ROLL:
+    """A roll read while the game waits for a tap that comes before it (a bonus move; in Mountain Goats the
+    last player's move, tapped after the next player rolled): kept, not played, for the family may have
+    moved the piece and not yet tapped it."""
+    if state.game == "matterhorn":
+        if getattr(state, "phase", None) not in TAPS_BEFORE_A_ROLL:
+            return None
+    elif state.game != "mountain-goats" or state.current_player() < 0:
         return None
     values = " ".join(str(d.value) for d in event.dice)
     return Hold(f"The roll {values} is kept, and played once this is tapped: {state.prompt()}")

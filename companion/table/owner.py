@@ -424,6 +424,9 @@ class Table:
         reading = game.last_reading
         if reading is None:
             raise Rejected("there is no roll to correct")
+        if (self.question or {}).get("kind") == "dice":
+            raise Rejected("a roll is being asked about: tap its dice as they lie and confirm them first (a fix "
+                           "to the roll before would take back the moves made from it)")
         values = list(reading["values"])
         if not 0 <= index < len(values):
             raise Rejected(f"that roll has dice 1–{len(values)}, not {index + 1}")

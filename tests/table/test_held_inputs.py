@@ -129,3 +129,37 @@ def test_a_ball_dropped_before_its_colour_is_tapped_goes_in_once_it_is(tmp_path)
         assert table.view()["game"]["chance"]["kind"] == "hits"
     finally:
         table.stop()
+
+
+@pytest.fixture
+def goats(tmp_path):
+    table = Table(Journal(tmp_path)).start()
+    assert table.request({"do": "start", "game": "mountain-goats", "players": PLAYERS}).ok
+    yield table
+    table.stop()
+
+
+def test_a_mountain_goats_roll_thrown_before_the_last_move_is_tapped_is_the_next_players(goats):
+    """Children roll as soon as the dice are free: Ben's roll came before Ada tapped her move, was dropped
+    ('the game is not waiting for dice'), and the page then asked Ben to roll the dice already read."""
+    table = goats
+    assert table.submit(rolled(2, 3, 5, 6)).result(5).ok
+    assert table.submit(rolled(4, 4, 1, 3)).result(5).ok
+    assert "4 4 1 3" in table.view()["notice"] and "kept" in table.view()["notice"]
+    play(table, next(a for a in legal(table) if a.get("steps") == [5, 6]))
+    assert table.view()["game"]["state"]["dice"] == [4, 4, 1, 3]
+    assert table.view()["game"]["last_reading"]["values"] == [4, 4, 1, 3]
+
+
+def test_a_fix_to_the_roll_before_is_refused_while_a_roll_is_asked_about(goats):
+    """Ben's roll has an unsure die: the page asks. A tap on the roll before (Ada's, whose move is made)
+    corrected it, took back her move and dropped Ben's question."""
+    table = goats
+    assert table.submit(rolled(2, 3, 5, 6)).result(5).ok
+    play(table, next(a for a in legal(table) if a.get("steps") == [5, 6]))
+    table.submit(rolled(4, 4, 2, 6, unsure=(1,))).result(5)
+    asked = table.view()["question"]
+    assert asked["kind"] == "dice"
+    refused = table.request({"do": "correct", "index": 1, "value": 5})
+    assert not refused.ok and "asked about" in refused.message
+    assert table.view()["question"] == asked and len(table.view()["game"]["history"]) == 2

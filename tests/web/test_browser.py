@@ -167,6 +167,34 @@ def test_unsure_dice_ask_the_page(browser, served, service):
         page.close()
 
 
+def test_a_roll_asked_about_hides_the_roll_before_and_marks_its_unsure_die(browser, served, service):
+    """Ada's roll is played; Ben's is asked about. 'Just read (tap a die to fix it)' showed Ada's roll under
+    the question, and a child's tap there took back her move. Five dice seen for a roll of four were
+    prefilled as the first four, confirmed with one tap."""
+    base, _ = served()
+    page, errors = open_page(browser, base, "phone")
+    try:
+        start_game(page, "mountain-goats")
+        ada = tuple(DieReading(v, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0), 0.99) for v in (2, 3, 5, 6))
+        service.table.submit(DiceSettled(t=1, dice=ada)).result(5)
+        page.wait_for_selector("#reading:not([hidden])")
+        step(page)
+        ben = tuple(DieReading(v, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0), 0.5, unsure=(i == 1)) for i, v in enumerate((4, 4, 2, 6)))
+        service.table.submit(DiceSettled(t=2, dice=ben)).result(5)
+        page.wait_for_selector("#question:not([hidden])")
+        assert page.is_hidden("#reading"), "no roll before to tap while this one is asked about"
+        marked = page.eval_on_selector_all("#chance-chosen button", "(bs) => bs.map((b) => b.classList.contains('unsure'))")
+        assert marked == [False, True, False, False]
+        five = tuple(DieReading(v, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0), 0.99) for v in (1, 2, 3, 4, 5))
+        service.table.submit(DiceSettled(t=3, dice=five)).result(5)
+        page.wait_for_function("document.getElementById('question').textContent.includes('I see 5 dice')")
+        assert page.locator("#chance-chosen button").count() == 0, "which die to leave out is for a person to say"
+        assert page.is_disabled("#chance-send")
+        assert errors == []
+    finally:
+        page.close()
+
+
 def readings(values):
     return tuple(DieReading(v, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0), 0.95) for v in values)
 

@@ -127,7 +127,7 @@
     setText($("prompt"), next.notice ? `${game.prompt}  (${next.notice})` : game.prompt);
     $("board").innerHTML = game.board || "";
     renderQuestion(next.question, game);
-    renderReading(game);
+    renderReading(game, next.question);
     renderChance(game, next.question);
     const help = window.CompanionOdds.forGame(game);
     renderTip(next.question ? null : help.tip);
@@ -176,8 +176,11 @@
     }
   }
 
-  function renderReading(game) {
-    const reading = game.last_reading && !game.last_reading.typed ? game.last_reading : null;
+  // The roll read last, to fix a die of. Not while a roll is asked about: the dice to tap are that roll's,
+  // and a tap on the one before would take back the moves made from it.
+  function renderReading(game, question) {
+    const asking = question && question.kind === "dice";
+    const reading = game.last_reading && !game.last_reading.typed && !asking ? game.last_reading : null;
     $("reading").hidden = !reading || game.over;
     if (!reading) return;
     const dice = $("reading-dice");
@@ -220,8 +223,11 @@
     if (key !== renderChance.key) { chanceValues = []; renderChance.key = key; renderChance.prefilled = false; }
     const count = request.count;
     $("chance-title").textContent = question && question.kind === "dice" ? "Tap the dice as they lie" : chanceTitle(game.chance);
-    if (question && question.reading && chanceValues.length === 0 && !renderChance.prefilled) {
-      chanceValues = question.reading.values.slice(0, count);
+    // The dice asked about, to correct; not when more were seen than the roll has (which to leave out is
+    // for a person to say, not the first ones to be confirmed with one tap).
+    const asked = question && question.reading && question.reading.values.length <= count ? question.reading : null;
+    if (asked && chanceValues.length === 0 && !renderChance.prefilled) {
+      chanceValues = asked.values.slice();
       renderChance.prefilled = true;
     }
     if (!question) renderChance.prefilled = false;
@@ -236,7 +242,8 @@
     for (let i = 0; i < (open ? chanceValues.length : count); i++) {
       const v = chanceValues[i];
       if (v !== undefined && v !== null) {
-        chosen.append(el("button", { class: "die", title: "tap to change", "data-key": "chosen:" + i, onclick: () => {
+        const unsure = asked && renderChance.prefilled && (asked.unsure || []).includes(i) && v === asked.values[i];
+        chosen.append(el("button", { class: "die" + (unsure ? " unsure" : ""), title: unsure ? "not read surely: tap to change" : "tap to change", "data-key": "chosen:" + i, onclick: () => {
           if (duel) chanceValues[i] = null; else chanceValues.splice(i, 1);
           render(view);
         } }, v));
