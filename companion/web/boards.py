@@ -142,12 +142,14 @@ def mountain_goats(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
     if big:
         x = 20 + col * len(mountains) + col * 0.8
         body.append(text(x, 22, "Big Mountain", 16, fill="#2f3f2a", weight="bold"))
-        occupied = {int(s): int(p) for s, p, _m in state.get("big_mountain", [])}
+        # a goat there goes back to the mountain it came from, which the goats on the table do not show
+        occupied = {int(s): (int(p), int(m)) for s, p, m in state.get("big_mountain", [])}
         for k, s in enumerate(range(24, 10, -1)):
             y = 40 + k * (height - 80) / 14
-            fill = player_colour(players, occupied[s]) if s in occupied else "#fff"
+            fill = player_colour(players, occupied[s][0]) if s in occupied else "#fff"
+            label = f"{s} ← {occupied[s][1]}" if s in occupied else s
             body.append(f'<rect x="{x - 34:.0f}" y="{y:.0f}" width="68" height="{(height - 80) / 14 - 4:.0f}" rx="5" '
-                        f'fill="{fill}" stroke="#6f8466"/>' + text(x, y + 15, s, 12, fill=ink(fill)))
+                        f'fill="{fill}" stroke="#6f8466"/>' + text(x, y + 15, label, 12, fill=ink(fill)))
     return svg(int(width), int(height), body, "Mountain Goats board")
 
 

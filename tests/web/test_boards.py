@@ -19,12 +19,12 @@ def contrast(a: str, b: str) -> float:
 
 
 @pytest.mark.parametrize("colour", PALETTE)
-def test_a_big_mountain_space_taken_by_any_colour_shows_its_number_readably(colour):
+def test_a_big_mountain_space_taken_by_any_colour_shows_its_number_and_the_goats_mountain_readably(colour):
     players = [{"name": "Ada", "colour": colour}, {"name": "Ben", "colour": "white" if colour != "white" else "red"}]
     state = {"board": {"spaces": {"5": 4, "6": 3}}, "variants": {"big_mountain": True}, "goats": [[0, 0], [0, 0]],
              "tokens_left": [3, 3], "big_mountain": [[17, 0, 5]]}
     drawn = mountain_goats(state, players)
-    fill, ink = re.search(r'<rect[^>]*fill="(#\w+)"[^>]*/><text[^>]*fill="(#\w+)"[^>]*>17<', drawn).groups()
+    fill, ink = re.search(r'<rect[^>]*fill="(#\w+)"[^>]*/><text[^>]*fill="(#\w+)"[^>]*>17 ← 5<', drawn).groups()
     assert fill == PALETTE[colour] and contrast(fill, ink) >= 4.5
 
 
