@@ -153,17 +153,21 @@ def test_odds_rank_a_roll_by_points_then_progress(run_cli):
     assert result["token_chances"]["10"]["rolls"] == result["next_roll"]["mountains"]["10"]["rolls"]
 
 
-def test_odds_count_bonus_and_big_mountain_points():
+def test_odds_count_bonus_points_and_say_the_big_mountain_apart():
     state = GAME.new_state(["A", "B"], {"big_mountain": True})
     state.held[0] = [1, 1, 1, 1, 1, 0]
     state.pos[0][5] = 1
     state.apply(Roll((5, 5, 6, 6)))
     moves = odds_for_state(state)["moves"]
-    # 5+5 takes the last summit of a set (10 and the 15 bonus), 6+6 takes the lead on the Big Mountain (12)
-    assert moves[0]["points"] == 10 + 15 + 12 and moves[0]["action"]["steps"] == [10]
-    assert max(m["points"] for m in moves if not m["action"]["big"]) == 10 + 15
-    big = [m for m in moves if m["action"]["big"]]
-    assert big and max(m["points"] for m in big if not m["action"]["steps"]) == 12  # alone on the Big Mountain
+    # 5+5 takes the last summit of a set (10 and the 15 bonus); 6+6 would take the lead on the Big Mountain
+    # (12 if the game ended now), but that is scored only at the end and space 12 can still be passed
+    assert moves[0]["points"] == 10 + 15 and moves[0]["action"] == {"kind": "move", "steps": [6, 6, 10], "big": []}
+    assert "big_mountain" not in moves[0]
+    assert max(m["points"] for m in moves) == 10 + 15
+    twelve = [m for m in moves if any(space == 12 for space, _ in m["action"]["big"])]
+    assert twelve and all(m["points"] == (25 if 10 in m["action"]["steps"] else 0) for m in twelve)
+    assert {m["big_mountain"]["if_ended_now"] for m in twelve} == {12}  # alone there if the game ended now
+    assert {m["big_mountain"]["sure"] for m in twelve} == {0}  # but space 12 can still be passed
 
 
 def test_odds_for_state_before_and_after_the_roll():

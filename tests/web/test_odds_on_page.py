@@ -3,6 +3,7 @@ the same position; the buttons stay big enough to tap, and on the 7-inch screen 
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 
 import pytest
@@ -144,6 +145,37 @@ def test_mountain_goats_shows_each_mountains_chance_then_ranks_moves_by_points(b
         assert "+10 points" in page.locator("#moves button.move.best").text_content()
         page.screenshot(path=str(SHOTS / "odds-mountain-goats-phone.png"), full_page=True)
         assert too_small_buttons(page) == []
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_mountain_goats_big_mountain_standing_is_not_sold_as_points(browser, served, run_cli):  # noqa: F811
+    """A goat on a low Big Mountain space is 1st only until someone goes higher, and scores only at the end:
+    the page says so, ranks the ordinary climbs first and shows the goats that could go to one space once."""
+    base, _ = served()
+    players = [{"name": n, "colour": c} for n, c in (("Ada", "red"), ("Ben", "blue"), ("Cy", "green"))]
+    post(base, {"do": "start", "game": "mountain-goats", "players": players, "variants": {"big_mountain": True}})
+    state = post(base, {"do": "dice", "values": [2, 3, 5, 6]})
+    expected = cli_json(run_cli, "mountain-goats", "--players", "3", "--big-mountain", "--roll", "2", "3", "5", "6")
+    page, errors = open_page(browser, base)
+    try:
+        page.wait_for_selector("#moves button.move .note")
+        buttons = page.locator("#moves button.move")
+        texts = buttons.locator(".move-text").all_text_contents()
+        notes = buttons.locator(".note").all_text_contents()
+        assert texts[0] == expected["moves"][0]["text"] and "Big Mountain" not in texts[0]
+        assert not [b for b in page.locator("#moves button.move.best").all_text_contents() if "Big Mountain" in b]
+        kinds = [re.sub(r"send the \d+ goat", "send a goat", t) for t in texts]
+        assert len(kinds) == len(set(kinds)), texts  # one entry per space, not one per goat
+        page.click("#moves button.more")
+        assert buttons.count() == len(state["game"]["legal"]) == len(expected["moves"])
+        texts = buttons.locator(".move-text").all_text_contents()
+        notes = buttons.locator(".note").all_text_contents()
+        sent = [(t, n) for t, n in zip(texts, notes) if "Big Mountain space" in t]
+        assert sent and all("point" not in n and "Big Mountain: 1st for now (scored at the end)" in n
+                            for t, n in sent if "space 11" in t), sent
+        assert not [n for n in notes if "climbs -" in n]
         assert errors == []
     finally:
         page.close()

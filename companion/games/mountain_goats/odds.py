@@ -15,10 +15,20 @@
   mountain can be moved at least once); big_mountain_spaces: the same for the sums 11–24.
 - token_chances: for your goats as given (default all at the foot), the chance that the next roll lets
   you take a token of that mountain this turn; "any": at least one token.
-- moves: the distinct plans for the roll, ranked by points, then progress. points = the token and bonus
-  points the plan takes now plus the change in the Big Mountain points you would score if the game ended
-  now; progress = spaces your goats climb on ordinary paths (a goat sent to the Big Mountain counts as
-  leaving its path). Ties keep the engine's order (fewest groups first).
+- moves: the distinct plans for the roll, best first. points = the token and bonus points the plan takes
+  now (what the score gains when it is played); progress = spaces your goats climb on ordinary paths (a goat
+  sent to the Big Mountain counts as leaving its path, so progress may be negative).
+  With --big-mountain, a plan that sends goats to the Big Mountain or brings them back also has
+  "big_mountain": {"goats": [{"mountain": m, "space": s, "rank": r, "points_now": p, "sure": q}, ...],
+                   "if_ended_now": int, "sure": int}
+  Big Mountain points are scored only at the end, by the rank of the goats standing there: goats = the goats
+  the plan sends, with their rank among all goats there after the plan, what that rank would score if the
+  game ended now and what the goat is sure of (the worst rank it can fall to: every free space above it
+  taken by the end); if_ended_now / sure = the change in your Big Mountain points if the game ended now /
+  the change in the Big Mountain points you are sure of at the end.
+  Ranked by points, then sure Big Mountain points, then progress; ties: plans that send fewer goats to the
+  Big Mountain, then the better standing there, the higher spaces, then the engine's order (fewest groups
+  first). A standing that can still be lost (if_ended_now beyond sure) never outranks a real gain.
 """
 from __future__ import annotations
 
@@ -87,18 +97,52 @@ def ranked_moves(state: MountainGoatsState) -> list[dict[str, Any]]:
     player = state.current
     plans = state.legal_actions()
     work = state.scratch()
-    before_points = work.token_points()[player] + work.big_mountain_points()[player]
+    table = state.board.big_mountain_points[len(state.players)] if state.big_mountain else ()
+    before_points = work.token_points()[player]
     before_progress = _progress(work.pos[player])
+    before_now, before_sure = _big_points(work, player, table)
     ranked = []
     for order, plan in enumerate(plans):
         saved = work._save()
         work._apply(plan)
-        points = work.token_points()[player] + work.big_mountain_points()[player] - before_points
+        points = work.token_points()[player] - before_points
         progress = _progress(work.pos[player]) - before_progress
+        entry = {"action": plan.to_json(), "text": state.describe(plan), "points": points, "progress": progress}
+        now, sure, spaces = before_now, before_sure, ()
+        if table:
+            now, sure = _big_points(work, player, table)
+            if plan.big or now != before_now or sure != before_sure:
+                entry["big_mountain"] = {"goats": _sent_goats(work, plan, table),
+                                         "if_ended_now": now - before_now, "sure": sure - before_sure}
+            spaces = sorted((space for space, _ in plan.big), reverse=True)
         work._load(saved)
-        ranked.append((-points, -progress, order, {"action": plan.to_json(), "text": state.describe(plan),
-                                                   "points": points, "progress": progress}))
-    return [entry for *_, entry in sorted(ranked, key=lambda r: r[:3])]
+        ranked.append(((-points, -(sure - before_sure), -progress, len(plan.big), -(now - before_now),
+                        [-s for s in spaces], order), entry))
+    return [entry for _, entry in sorted(ranked, key=lambda r: r[0])]
+
+
+def _sure_points(space: int, table: tuple[int, ...]) -> int:
+    """What a goat on this Big Mountain space scores at the end at worst: every space above it taken."""
+    worst = max(BIG_SPACES) - space
+    return table[worst] if worst < len(table) else 0
+
+
+def _big_points(state: MountainGoatsState, player: int, table: tuple[int, ...]) -> tuple[int, int]:
+    """The player's Big Mountain points if the game ended now, and the ones they are sure of at the end."""
+    if not table:
+        return 0, 0
+    sure = sum(_sure_points(space, table) for space, (owner, _) in state.big.items() if owner == player)
+    return state.big_mountain_points()[player], sure
+
+
+def _sent_goats(state: MountainGoatsState, plan: Any, table: tuple[int, ...]) -> list[dict[str, int]]:
+    order = sorted(state.big, reverse=True)
+    out = []
+    for space, mountain in plan.big:
+        rank = order.index(space) + 1
+        out.append({"mountain": mountain, "space": space, "rank": rank,
+                    "points_now": table[rank - 1] if rank <= len(table) else 0, "sure": _sure_points(space, table)})
+    return out
 
 
 def _progress(positions: list[int]) -> int:
@@ -203,7 +247,10 @@ def odds_text(result: dict[str, Any]) -> str:
     if "moves" in result:
         lines.append(f"Roll {' '.join(map(str, result['roll']))}: {len(result['moves'])} moves, best first")
         for entry in result["moves"]:
-            lines.append(f"  {entry['points']:>3} points, {entry['progress']:>2} spaces: {entry['text']}")
+            big = entry.get("big_mountain")
+            extra = (f" (Big Mountain, scored at the end: {big['if_ended_now']:+} if the game ended now, "
+                     f"{big['sure']:+} sure)") if big else ""
+            lines.append(f"  {entry['points']:>3} points, {entry['progress']:>2} spaces: {entry['text']}{extra}")
     return "\n".join(lines)
 
 

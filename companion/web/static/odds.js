@@ -92,26 +92,71 @@
   }
 
   // -- Mountain Goats: moves by the points they bring; before a roll, each mountain's chance ----------
+  // points are tokens taken now (the score changes at once). Big Mountain points are scored only at the end,
+  // by the rank of the goats standing there, so a goat sent there gets its own words ("1st for now"), never
+  // "+N points"; only what it cannot lose any more ("sure") counts in the ranking, below real points.
+  function ordinal(n) {
+    const tens = n % 100, ones = n % 10;
+    const suffix = tens >= 11 && tens <= 13 ? "th" : ones === 1 ? "st" : ones === 2 ? "nd" : ones === 3 ? "rd" : "th";
+    return n + suffix;
+  }
+
+  function bigMountainWords(big) {
+    const goats = (big && big.goats) || [];
+    if (!goats.length) return null;
+    const ranks = goats.map((g) => ordinal(g.rank)).join(" and ");
+    const now = goats.reduce((sum, g) => sum + g.points_now, 0);
+    const sure = goats.reduce((sum, g) => sum + g.sure, 0);
+    if (now > 0 && sure >= now) return `Big Mountain: ${ranks} to stay (${sure} points at the end)`;
+    if (sure > 0) return `Big Mountain: ${ranks} for now (at least ${sure} points at the end)`;
+    if (now > 0) return `Big Mountain: ${ranks} for now (scored at the end)`;
+    return `Big Mountain: ${ranks}, no points for now`;
+  }
+
+  // The plans that differ only in which goat goes to the same Big Mountain spaces: one entry each in the
+  // ranked list (the best of them); the others follow all the rest, behind "Show all".
+  function sameKind(action) {
+    return JSON.stringify([action.steps || [], (action.big || []).map(([space]) => space).sort((a, b) => a - b)]);
+  }
+
+  function soundKey(m) {
+    return [m.points, (m.big_mountain && m.big_mountain.sure) || 0, m.progress];
+  }
+
   function mountainGoats(game) {
     const odds = game.odds || {};
     const out = plain(game);
     if (Array.isArray(odds.moves) && odds.moves.length) {
       const rank = new Map(odds.moves.map((m, i) => [JSON.stringify(m.action), i]));
+      const kinds = new Set();
       for (const entry of out.moves) {
         const i = rank.get(JSON.stringify(entry.move.action));
         if (i === undefined) continue;
-        const { points, progress } = odds.moves[i];
+        const { points, progress, big_mountain: big } = odds.moves[i];
         entry.rank = i;
         const parts = [];
         if (points) parts.push(`${points > 0 ? "+" : "−"}${Math.abs(points)} ${Math.abs(points) === 1 ? "point" : "points"}`);
-        if (progress) parts.push(`climbs ${progress} ${progress === 1 ? "step" : "steps"}`);
-        entry.note = { text: parts.join(", ") || "no progress", level: points > 0 ? "points" : progress > 0 ? "plain" : "dull",
-                       points };
+        if (progress > 0) parts.push(`climbs ${progress} ${progress === 1 ? "step" : "steps"}`);
+        if (progress < 0) parts.push(`gives up ${-progress} ${progress === -1 ? "step" : "steps"}`);
+        const words = bigMountainWords(big);
+        if (words) parts.push(words);
+        const sure = (big && big.sure) || 0;
+        entry.note = { text: parts.join(", ") || "no progress",
+                       level: points > 0 ? "points" : progress > 0 || sure > 0 || words ? "plain" : "dull", points };
       }
       out.moves.sort((x, y) => (x.rank ?? Infinity) - (y.rank ?? Infinity));
+      for (const entry of out.moves) {
+        if (entry.rank === undefined || !(entry.move.action.big || []).length) continue;
+        const kind = sameKind(entry.move.action);
+        entry.variant = kinds.has(kind);
+        kinds.add(kind);
+      }
+      out.moves.sort((x, y) => (x.variant ? 1 : 0) - (y.variant ? 1 : 0));
       const [top, next] = odds.moves;
       const ranked = out.moves.filter((e) => e.rank !== undefined);
-      if (ranked.length > 1 && (top.points !== next.points || top.progress !== next.progress)) ranked[0].best = true;
+      const [a, b] = [soundKey(top), soundKey(next || top)];
+      const ahead = a.findIndex((v, k) => v !== b[k]);
+      if (ranked.length > 1 && ahead >= 0 && a[ahead] > b[ahead] && ranked[0].rank === 0) ranked[0].best = true;
       out.foldAfter = MOST_MOVES_SHOWN;
       return out;
     }
