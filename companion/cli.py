@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import os
 import sys
 
@@ -45,6 +46,31 @@ def require_hardware_free(what: str, state_dir=None) -> None:
         process = f" (process {holder})" if holder else ""
         raise CliError(f"the companion is running{process} and holds {what}: stop it first with `sudo systemctl "
                        f"stop companion`, and start it again after with `sudo systemctl start companion`")
+
+
+def positive_number(text: str) -> float:
+    """argparse type of a speed or a time: a finite number above 0 (nan, inf and 1e309 are refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number above 0, got {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number above 0, got {text!r}")
+    return value
+
+
+def port_number(text: str) -> int:
+    """argparse type of --port: the range the settings allow for service.port (0: any free port)."""
+    from .config import RANGES
+
+    low, high = RANGES[("service", "port")]
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a port number, got {text!r}") from None
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"must be from {low} to {high} ({low}: any free port), got {value}")
+    return value
 
 
 def is_live_camera(source: str) -> bool:
@@ -96,7 +122,9 @@ def main(argv: list[str] | None = None) -> int:
     module.add_arguments(parser)
     args = _parse(parser, rest)
     try:
-        return int(module.run(args) or 0)
+        code = int(module.run(args) or 0)
+        sys.stdout.flush()  # here, not at exit: a reader gone away (`| head -0`) is then caught just below
+        return code
     except CliError as exc:
         print(f"companion {name}: {exc}", file=sys.stderr)
         return 2

@@ -1,6 +1,6 @@
 """`companion explain GAME VALUES... [--big-mountain] [--json]`.
 
-Each game package provides `explain(values: list[str], big_mountain: bool) -> dict` (raising a
+Each game package of EXPLAINED provides `explain(values: list[str], big_mountain: bool) -> dict` (raising a
 `GameError` with a one-line message for bad input) and `explain_text(result) -> str`.
 """
 from __future__ import annotations
@@ -11,19 +11,30 @@ from ..cli import CliError
 from .api import GameError
 from .registry import GAME_MODULES, game_module
 
+# The games that have an explain (magic-mountain has no roll to explain: its die only moves the wizard).
+# Named here so that --help lists them without importing every game.
+EXPLAINED = ("matterhorn", "mountain-goats", "banana-matcho")
+# Options that apply to one game only: refused, by name, for the others.
+ONE_GAME_OPTIONS = {"big_mountain": ("--big-mountain", "mountain-goats")}
+
 
 def add_arguments(parser) -> None:
-    parser.add_argument("game", help=f"one of: {', '.join(GAME_MODULES)}")
+    parser.add_argument("game", help=f"one of: {', '.join(EXPLAINED)}")
     parser.add_argument("values", nargs="*", help="the dice as they show: numbers 1–6, or fruit names")
     parser.add_argument("--big-mountain", action="store_true", help="Mountain Goats with the Big Mountain")
     parser.add_argument("--json", action="store_true", help="one JSON object instead of text")
 
 
 def run(args) -> int:
+    if args.game not in EXPLAINED:
+        if args.game in GAME_MODULES:
+            raise CliError(f"explain is not available for {args.game}")
+        raise CliError(f"unknown game {args.game!r}; choose one of: {', '.join(EXPLAINED)}")
     try:
         module = game_module(args.game)
-        if not hasattr(module, "explain"):
-            raise CliError(f"explain is not available for {args.game}")
+        for attribute, (option, game) in ONE_GAME_OPTIONS.items():
+            if getattr(args, attribute) and args.game != game:
+                raise CliError(f"{option} is for {game_module(game).GAME.title}, not {module.GAME.title}")
         result = module.explain(list(args.values), big_mountain=args.big_mountain)
     except GameError as exc:
         raise CliError(str(exc)) from None

@@ -5,6 +5,7 @@ two gates at once) so the printout can be seen and tested without hardware.
 """
 from __future__ import annotations
 
+import math
 import queue
 import sys
 import threading
@@ -13,6 +14,7 @@ from pathlib import Path
 
 from ..events import Event, SensorHealth
 from .kit import BACKENDS, SensorKit
+from ..cli import positive_number
 from .pinmap import HEADER_GPIO_TO_PIN, PinMap, PinMapError, load_pin_map
 
 # (seconds into the demo, sensor, active); the demo repeats.
@@ -32,7 +34,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--backend", choices=BACKENDS, help="where the sensors are (default: sensors.backend)")
     parser.add_argument("--pin-map", help="the pin map file (default: sensors.pin_map, else hardware/pinmap.json)")
     parser.add_argument("--hub-port", help="the hub's serial port (default: sensors.hub_port)")
-    parser.add_argument("--seconds", type=float, help="stop after this many seconds (default: until Ctrl-C)")
+    parser.add_argument("--seconds", type=positive_number, help="stop after this many seconds (default: until Ctrl-C)")
     parser.add_argument("--settings", type=Path,
                         help="the settings file (default: $COMPANION_SETTINGS or /etc/companion/companion.toml)")
 
@@ -41,8 +43,8 @@ def run(args) -> int:
     from ..cli import CliError, require_hardware_free
     from ..config import BadSettings, load_settings, settings_file
 
-    if args.seconds is not None and args.seconds <= 0:
-        raise CliError(f"--seconds must be more than 0, got {args.seconds:g}")
+    if args.seconds is not None and not (args.seconds > 0 and math.isfinite(args.seconds)):
+        raise CliError(f"--seconds must be a finite number above 0, got {args.seconds:g}")
     try:
         settings = load_settings(settings_file(args.settings))
         section = settings["sensors"]
@@ -62,17 +64,17 @@ def run(args) -> int:
         print(line)
     print("Ctrl-C stops." if args.seconds is None else f"stopping after {args.seconds:g} s (Ctrl-C stops sooner).")
     sys.stdout.flush()
+    start = kit.clock()  # before the backend opens the sensors: what it says while opening them is at 0 s on
     try:
         kit.start()
     except PinMapError as exc:
         raise CliError(str(exc)) from None
-    print(f"{'':13}{format_states(kit.states())}")
+    print(f"{'':13}{state_line(kit, backend)}")
     sys.stdout.flush()
     stop = threading.Event()
     if backend == "mock":
         threading.Thread(target=play_demo, args=(kit.backend, stop), name="sensors-demo", daemon=True).start()
     counts: dict[str, int] = {}
-    start = kit.clock()
     deadline = None if args.seconds is None else time.monotonic() + args.seconds
     try:
         while deadline is None or time.monotonic() < deadline:
@@ -81,8 +83,8 @@ def run(args) -> int:
             except queue.Empty:
                 continue
             counts[event.type] = counts.get(event.type, 0) + 1
-            print(f"{(event.t - start) / 1e9:9.3f} s  {describe_event(event)}")
-            print(f"{'':13}{format_states(kit.states())}")
+            print(f"{max(0, event.t - start) / 1e9:9.3f} s  {describe_event(event)}")
+            print(f"{'':13}{state_line(kit, backend)}")
             sys.stdout.flush()
     except KeyboardInterrupt:
         print()
@@ -90,8 +92,37 @@ def run(args) -> int:
         stop.set()
         kit.close()
     summary = ", ".join(f"{n} {name}" for name, n in sorted(counts.items())) or "no events"
-    print(f"stopped: {summary}; states: {format_states(kit.states())}")
-    return 0
+    trouble = not_seen(kit, backend)
+    states = "" if hub_connected(kit, backend) is False else f"; states: {state_line(kit, backend)}"
+    print(f"stopped: {summary}{states}" + (f"; FAILED: {trouble}" if trouble else ""))
+    return 1 if trouble else 0
+
+
+def hub_connected(kit, backend: str) -> bool | None:
+    """With the hub backend, whether the hub is connected (its link "ok", or "error": talking, with trouble);
+    None with the other backends."""
+    link = getattr(kit.backend, "link", None) if backend == "hub" else None
+    if link is None:
+        return None if backend != "hub" else False
+    return link.state in ("ok", "error")
+
+
+def state_line(kit, backend: str) -> str:
+    """Each sensor's state; with the hub not connected, that instead (its sensors are not seen, not idle)."""
+    if hub_connected(kit, backend) is False:
+        return "hub not connected: no sensor can be seen"
+    return format_states(kit.states())
+
+
+def not_seen(kit, backend: str) -> str:
+    """What kept sensors from being tested, for the last line ("" when every sensor was open)."""
+    if hub_connected(kit, backend) is False:
+        return "the hub is not connected, so no sensor was seen"
+    failed = [name for name, state in kit.states().items() if state.startswith("failed")]
+    if not failed:
+        return ""
+    return (f"{len(failed)} sensor{'s' if len(failed) != 1 else ''} could not be opened ({', '.join(failed)}); "
+            "see the messages above")
 
 
 def describe(pin_map: PinMap, backend: str) -> list[str]:

@@ -325,15 +325,12 @@ def _support_missing(exc: Exception) -> bool:
     return isinstance(exc, CameraSupportMissing)
 
 
-def is_live(spec: str) -> bool:
-    """A camera spec (picamera2, usb:N), not a file, a folder or a recording."""
-    return spec == "picamera2" or spec.startswith("usb:")
-
-
 def open_camera(settings, sink: Callable[[Event], Any], record_dir=None, last_roll: Iterable[Any] = ()) -> CameraFeed:
     """The camera the settings name (camera.source), reading pip dice, started. Raises with a message
     naming what to check when there is no camera. `last_roll`: the dice (DieReadings) the game in play
     read last, which still lying in the tray after a restart are not the next roll."""
+    from ..cli import is_live_camera
+
     try:
         from ..vision.live import DicePipeline
         from ..vision.readers import get_reader
@@ -357,7 +354,7 @@ def open_camera(settings, sink: Callable[[Event], Any], record_dir=None, last_ro
                                       on_event=sink)
     pipeline.remember_roll(last_roll)
     spec = camera["source"]
-    feed = CameraFeed(pipeline, sink, recorder, tray_choice, live=is_live(spec), camera_name=spec)
+    feed = CameraFeed(pipeline, sink, recorder, tray_choice, live=is_live_camera(spec), camera_name=spec)
     if record_dir is not None:
         from .reread import CameraSetup, write_camera_setup
 

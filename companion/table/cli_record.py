@@ -7,9 +7,10 @@ the camera's frames of every roll, with their truth, to re-read with `companion 
 """
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
-from ..cli import CliError
+from ..cli import CliError, port_number, require_hardware_free
 
 
 def add_arguments(parser) -> None:
@@ -22,21 +23,16 @@ def add_arguments(parser) -> None:
                              "each (for `companion replay DIR --frames`; Matterhorn and Mountain Goats)")
     parser.add_argument("--settings", help="the settings file (TOML)")
     parser.add_argument("--host", help="address of the page (default: service.host)")
-    parser.add_argument("--port", type=int, help="port of the page (default: service.port)")
+    parser.add_argument("--port", type=port_number, help="port of the page (default: service.port)")
     parser.add_argument("--state-dir", help="where games are kept (default: service.state_dir)")
 
 
 def run(args) -> int:
+    """Everything that can be refused is refused before the session directory is made, and a recording that
+    fails to start leaves nothing behind: a corrected retry into the same --out is not refused."""
     out = Path(args.out)
-    try:
-        if out.exists() and (not out.is_dir() or any(out.iterdir())):
-            raise CliError(f"{out} is not an empty directory; choose a new one")
-        out.mkdir(parents=True, exist_ok=True)
-        probe = out / ".companion-probe"
-        probe.touch()
-        probe.unlink()
-    except OSError as exc:
-        raise CliError(f"cannot record into {out}: {exc.strerror or exc}") from None
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise CliError(f"{out} is not an empty directory; choose a new one")
     if args.synthetic:
         return _synthetic(args, out)
     if args.frames:
@@ -44,36 +40,92 @@ def run(args) -> int:
     from ..table.recording import EventRecorder
     from ..web import cli_serve
 
-    recorder = EventRecorder(out)
+    settings = cli_serve.load(args)
+    require_hardware_free("the camera and the sensors", settings.state_dir)
+    made = _make(out)
+    try:
+        recorder = EventRecorder(out)
+    except OSError as exc:
+        _unmake(out, made)
+        raise CliError(f"cannot record into {out}: {exc.strerror or exc}") from None
     args.demo, args.demo_speed = False, 1.0
     try:
-        return cli_serve.run(args, tap=recorder, record_dir=out)
-    finally:
+        code = cli_serve.run(args, tap=recorder, record_dir=out)
+    except CliError:  # refused before anything was served: nothing was recorded
         recorder.close()
-        print(f"recorded to {out}")
+        _unmake(out, made)
+        raise
+    except BaseException:
+        recorder.close()
+        raise
+    recorder.close()
+    print(f"recorded to {out}")
+    return code
+
+
+def _make(out: Path) -> Path | None:
+    """Make `out` (which is new or empty) and check it can be written in; the topmost directory made (None when
+    `out` was there), for _unmake."""
+    made = next((p for p in reversed([out, *out.parents]) if not p.exists()), None)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".companion-probe"
+        probe.touch()
+        probe.unlink()
+    except OSError as exc:
+        _unmake(out, made)
+        raise CliError(f"cannot record into {out}: {exc.strerror or exc}") from None
+    return made
+
+
+def _unmake(out: Path, made: Path | None) -> None:
+    """Undo _make and what was written since: remove the directories it made, else empty `out` again."""
+    if made is not None:
+        shutil.rmtree(made, ignore_errors=True)
+        return
+    for child in out.iterdir() if out.is_dir() else ():
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child, ignore_errors=True)
+        else:
+            child.unlink(missing_ok=True)
 
 
 def _synthetic(args, out: Path) -> int:
     from ..games.api import GameError
+    from ..games.registry import get_game
     from ..table.recording import write_events
     from ..table.sessions import generate
 
     try:
+        game = get_game(args.synthetic)
+        if not game.min_players <= args.players <= game.max_players:
+            raise CliError(f"--players: {game.title} takes {game.min_players}–{game.max_players} players, "
+                           f"got {args.players}")
         events = generate(args.synthetic, args.seed, args.players)
     except GameError as exc:
         raise CliError(str(exc)) from None
-    if not args.frames:
-        write_events(out, events)
-        print(f"wrote {len(events)} events of a {args.synthetic} game to {out / 'events.jsonl'}")
-        return 0
-    from ..events import DiceSettled
-    from .session_frames import film_session, record_frames
+    if args.frames:
+        from ..events import DiceSettled
 
-    if not any(isinstance(e, DiceSettled) and e.dice for e in events):
-        raise CliError(f"--frames draws rolls of pip dice, which {args.synthetic} has none of: use matterhorn or "
-                       "mountain-goats")
-    placed, frames = film_session(events, seed=args.seed)
-    write_events(out, placed)
-    count = record_frames(out, frames)
+        if not any(isinstance(e, DiceSettled) and e.dice for e in events):
+            raise CliError(f"--frames draws rolls of pip dice, which {args.synthetic} has none of: use matterhorn "
+                           "or mountain-goats")
+    made = _make(out)
+    try:
+        if not args.frames:
+            write_events(out, events)
+            print(f"wrote {len(events)} events of a {args.synthetic} game to {out / 'events.jsonl'}")
+            return 0
+        from .session_frames import film_session, record_frames
+
+        placed, frames = film_session(events, seed=args.seed)
+        write_events(out, placed)
+        count = record_frames(out, frames)
+    except OSError as exc:
+        _unmake(out, made)
+        raise CliError(f"cannot record into {out}: {exc.strerror or exc}") from None
+    except BaseException:
+        _unmake(out, made)
+        raise
     print(f"wrote {len(placed)} events of a {args.synthetic} game and {count} camera frames to {out}")
     return 0

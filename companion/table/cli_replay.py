@@ -20,18 +20,19 @@ import sys
 import tempfile
 import threading
 
-from ..cli import CliError
+from ..cli import CliError, port_number, positive_number
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("directory", help="a recorded session (a directory with events.jsonl)")
     parser.add_argument("--fast", action="store_true", help="as fast as possible instead of in real time")
-    parser.add_argument("--speed", type=float, default=1.0, help="real-time playback speed factor (default 1)")
+    parser.add_argument("--speed", type=positive_number, default=1.0,
+                        help="real-time playback speed factor (default 1)")
     parser.add_argument("--state-dir", help="keep the journal here (default: a temporary directory)")
     parser.add_argument("--resume", action="store_true", help="continue an interrupted replay in --state-dir")
     parser.add_argument("--json", action="store_true", help="one JSON line per acknowledged event, then the result")
     parser.add_argument("--serve", action="store_true", help="also serve the page while replaying")
-    parser.add_argument("--port", type=int, default=8080, help="port of the page with --serve (default 8080)")
+    parser.add_argument("--port", type=port_number, default=8080, help="port of the page with --serve (default 8080)")
     frames = parser.add_argument_group("re-reading the camera frames")
     frames.add_argument("--frames", action="store_true",
                         help="re-read the recorded frames through the vision pipeline instead of the recorded rolls")
@@ -198,7 +199,7 @@ def _print_reread(reread: dict) -> None:
 
 def _serve(table, journal, port: int):
     from ..web.app import create_app
-    from ..web.cli_serve import page_server
+    from ..web.cli_serve import listen
 
     class Replayed:
         pass
@@ -206,10 +207,7 @@ def _serve(table, journal, port: int):
     service = Replayed()
     service.table, service.journal = table, journal
     app = create_app(service, demo=True)
-    try:
-        server = page_server(app, "127.0.0.1", port, threads=8)
-    except OSError as exc:
-        raise CliError(f"cannot listen on port {port}: {exc.strerror}") from None
+    server = listen(app, "127.0.0.1", port, threads=8)
     print(f"watch the replay on http://127.0.0.1:{server.effective_port}/", file=sys.stderr, flush=True)
     threading.Thread(target=server.run, daemon=True).start()
     return server

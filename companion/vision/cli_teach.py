@@ -31,11 +31,19 @@ def add_arguments(parser) -> None:
 
 
 def _store(args):
+    from pathlib import Path
+
     from ..config import load_settings, settings_file
     from .symbols.store import TeachStore
 
     try:
-        return TeachStore(args.state_dir or load_settings(settings_file()).state_dir, args.box)
+        state_dir = Path(args.state_dir or load_settings(settings_file()).state_dir)
+        # A file where the folder should be (`--state-dir a.jpg`) reads as a folder with nothing taught.
+        there = next((p for p in [state_dir, *state_dir.parents] if p.exists()), None)
+        if there is not None and not there.is_dir():
+            what = "" if there == state_dir else f" ({there} is a file)"
+            raise CliError(f"the state directory {state_dir} is not a directory{what}")
+        return TeachStore(state_dir, args.box)
     except ValueError as exc:  # a bad box name or settings file
         raise CliError(str(exc)) from None
 

@@ -21,6 +21,9 @@ def parse_tray(text: str | None) -> Box | None:
         x0, y0, x1, y1 = (int(float(v)) for v in text.split(","))
     except ValueError:
         raise ValueError(f"bad tray {text!r}: expected auto or x0,y0,x1,y1 in pixels, like 100,80,1180,660") from None
+    except OverflowError:  # inf, or a number too large for a float (1e309): no pixel
+        raise ValueError(f"bad tray {text!r}: every corner must be a finite number of pixels, "
+                         "like 100,80,1180,660") from None
     if x1 <= x0 or y1 <= y0:
         raise ValueError(f"bad tray {text!r}: x0 must be below x1 and y0 below y1")
     return (x0, y0, x1, y1)

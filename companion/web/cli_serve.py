@@ -3,10 +3,11 @@ page, served by waitress. `--demo` plays recorded games instead of the camera an
 from __future__ import annotations
 
 import logging
+import math
 import signal
 import socket
 
-from ..cli import CliError
+from ..cli import CliError, port_number, positive_number
 
 
 def add_arguments(parser) -> None:
@@ -14,18 +15,16 @@ def add_arguments(parser) -> None:
     parser.add_argument("--settings", help="the settings file (TOML); default: $COMPANION_SETTINGS, else "
                         "/etc/companion/companion.toml if present, else the built-in defaults")
     parser.add_argument("--host", help="address to listen on (default: service.host)")
-    parser.add_argument("--port", type=int, help="port (default: service.port)")
+    parser.add_argument("--port", type=port_number, help="port (default: service.port)")
     parser.add_argument("--state-dir", help="where games are kept (default: service.state_dir)")
-    parser.add_argument("--demo-speed", type=float, default=1.0, help="demo playback speed (default 1.0 = real time)")
+    parser.add_argument("--demo-speed", type=positive_number, default=1.0,
+                        help="demo playback speed (default 1.0 = real time)")
 
 
-def build(args, tap=None, record_dir=None):
-    """The settings, the service and the app for these arguments (also used by the tests and the bench)."""
+def load(args):
+    """The settings for these arguments (--settings, and --host, --port and --state-dir over them); a
+    CliError naming the problem when they are bad."""
     from ..config import BadSettings, load_settings, settings_file
-    from ..table.journal import JournalError
-    from ..table.service import Service
-    from .app import create_app
-    from .security import extra_names
 
     overrides: dict = {"service": {}}
     if args.host:
@@ -38,8 +37,19 @@ def build(args, tap=None, record_dir=None):
         settings = load_settings(settings_file(args.settings), overrides=overrides)
     except BadSettings as exc:
         raise CliError(str(exc)) from None
-    if args.demo_speed <= 0:
-        raise CliError(f"--demo-speed must be above 0, got {args.demo_speed}")
+    return settings
+
+
+def build(args, tap=None, record_dir=None):
+    """The settings, the service and the app for these arguments (also used by the tests and the bench)."""
+    from ..table.journal import JournalError
+    from ..table.service import Service
+    from .app import create_app
+    from .security import extra_names
+
+    settings = load(args)
+    if not (args.demo_speed > 0 and math.isfinite(args.demo_speed)):  # build() is also called without argparse
+        raise CliError(f"--demo-speed must be a finite number above 0, got {args.demo_speed}")
     heartbeat, watchdog = _watchdog()
     try:
         service = Service(settings, demo=args.demo, on_loop=heartbeat.beat if heartbeat else None,
@@ -106,6 +116,17 @@ def page_server(app, host: str, port: int, threads: int, stalled_ms: int = STALL
     return server
 
 
+def listen(app, host: str, port: int, threads: int):
+    """page_server, its failures as one line naming the host: a busy port or a refused address (OSError),
+    and a host name that does not resolve (waitress's ValueError)."""
+    try:
+        return page_server(app, host, port, threads)
+    except OSError as exc:
+        raise CliError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise CliError(f"cannot listen on {host}:{port}: {exc}") from None
+
+
 def run(args, tap=None, record_dir=None) -> int:
     settings, service, app, watchdog = build(args, tap, record_dir)
     host, port = settings["service"]["host"], settings["service"]["port"]
@@ -114,10 +135,7 @@ def run(args, tap=None, record_dir=None) -> int:
         if settings["service"]["max_streams"] >= threads:
             raise CliError(f"service.max_streams ({settings['service']['max_streams']}) must be below "
                            f"service.threads ({threads}): every open page holds a thread")
-        try:
-            server = page_server(app, host, port, threads)
-        except OSError as exc:
-            raise CliError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+        server = listen(app, host, port, threads)
     except CliError:
         service.stop()  # closes the journal the service opened; nothing was started
         raise

@@ -28,7 +28,7 @@ def test_a_bad_pin_map_is_one_line_and_exit_2(run_cli, tmp_path):
 
 def test_seconds_must_be_positive(run_cli):
     code, _, err = run_cli("sensors", "test", "--backend", "none", "--seconds", "0")
-    assert code == 2 and "--seconds must be more than 0" in err
+    assert code == 2 and "argument --seconds: must be a finite number above 0, got '0'" in err
 
 
 def test_the_none_backend_runs_and_stops_quietly(run_cli):

@@ -199,7 +199,7 @@ def test_replay_options_out_of_range_are_refused(tmp_path, run_cli):
     write_events(tmp_path / "s", events)
     for speed in ("nan", "inf", "0"):
         code, _, err = run_cli("replay", str(tmp_path / "s"), "--speed", speed)
-        assert code == 2 and "--speed must be a number above 0" in err
+        assert code == 2 and "argument --speed: must be a finite number above 0" in err, err
     write_events(tmp_path / "empty", [])
     code, _, err = run_cli("replay", str(tmp_path / "empty"))
     assert code == 2 and "holds no events to replay" in err
