@@ -175,8 +175,7 @@ def test_a_roll_asked_about_hides_the_roll_before_and_marks_its_unsure_die(brows
     page, errors = open_page(browser, base, "phone")
     try:
         start_game(page, "mountain-goats")
-        ada = tuple(DieReading(v, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0), 0.99) for v in (2, 3, 5, 6))
-        service.table.submit(DiceSettled(t=1, dice=ada)).result(5)
+        service.table.submit(DiceSettled(t=1, dice=readings([2, 3, 5, 6]))).result(5)  # Ada's
         page.wait_for_selector("#reading:not([hidden])")
         step(page)
         ben = tuple(DieReading(v, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0), 0.5, unsure=(i == 1)) for i, v in enumerate((4, 4, 2, 6)))
@@ -185,8 +184,7 @@ def test_a_roll_asked_about_hides_the_roll_before_and_marks_its_unsure_die(brows
         assert page.is_hidden("#reading"), "no roll before to tap while this one is asked about"
         marked = page.eval_on_selector_all("#chance-chosen button", "(bs) => bs.map((b) => b.classList.contains('unsure'))")
         assert marked == [False, True, False, False]
-        five = tuple(DieReading(v, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0), 0.99) for v in (1, 2, 3, 4, 5))
-        service.table.submit(DiceSettled(t=3, dice=five)).result(5)
+        service.table.submit(DiceSettled(t=3, dice=readings([1, 2, 3, 4, 5]))).result(5)
         page.wait_for_function("document.getElementById('question').textContent.includes('I see 5 dice')")
         assert page.locator("#chance-chosen button").count() == 0, "which die to leave out is for a person to say"
         assert page.is_disabled("#chance-send")
