@@ -19,8 +19,8 @@ import time
 from concurrent.futures import Future
 from typing import Any, Callable
 
-from ..events import (BananaSqueaked, CameraHealth, Event, PlayerAction, RecordingHealth, SensorHealth, ZoneState,
-                      event_from_json)
+from ..events import (BananaSqueaked, CameraHealth, DiceSettled, Event, PlayerAction, RecordingHealth, SensorHealth,
+                      ZoneState, event_from_json)
 from ..games import registry
 from ..games.api import Action, GameError, Player, State
 from .commands import BadCommand, check_command
@@ -166,10 +166,13 @@ class Table:
         if position is not None:
             self.replay_position = position
         try:
+            # A squeak kept for the camera's frames is judged before anything else but a frame: where the
+            # table's idle second judged it live, a replay (which has no pauses) judges it too.
+            judged = self._held_squeak() and not isinstance(event, ZoneState) and self._play_held(waited=True)
             changed, message = self._dispatch(event)
         except (Rejected, GameError, BadCommand) as exc:
             return Outcome(False, str(exc), self.version)
-        if changed:
+        if changed or judged:
             self._publish()
         return Outcome(True, message, self.version)
 
@@ -193,8 +196,6 @@ class Table:
         if isinstance(event, (SensorHealth, CameraHealth)):
             key = f"sensor:{event.sensor}" if isinstance(event, SensorHealth) else "camera"
             self.health[key] = {"state": event.state, "message": event.message}
-            if isinstance(event, CameraHealth) and self._held_squeak():
-                self._play_held(waited=True)  # the frames it waits for may never come
             return True, ""
         if isinstance(event, PlayerAction):
             return self._command(check_command(event.action), event)
@@ -206,8 +207,6 @@ class Table:
         if game is None or game.state.is_over():
             self._persist_position()
             return False, "no game in progress"
-        if isinstance(event, BananaSqueaked) and self._held_squeak():
-            self._play_held(waited=True)  # the first hand on the banana is judged first
         decision = decide(game.state, event, self.zones, game.history, self.question)
         replaced = self.held is not None and type(self.held[0]) is type(event)
         if replaced:
@@ -270,6 +269,8 @@ class Table:
             return self._decided(decision, event)
         if name == "dice":
             action = game.state.chance_action(command["values"])
+            if self.held is not None and isinstance(self.held[0], DiceSettled):
+                self.held = None  # the roll a person types is the one the game asks for, not the one kept
             seen = ((self.question or {}).get("reading") or {}).get("dice") or []
             reading = {"t": event.t, "values": list(command["values"]), "dice": [], "unsure": [], "typed": True,
                        "seen": seen}  # the dice the camera saw, still lying in the tray
@@ -522,6 +523,10 @@ class Table:
             held = json.loads(held)
             self.held = (event_from_json(held["event"]), held["reason"])
             self.notice = held["reason"]
+            try:
+                self._play_held()  # its tap may have been saved just before the power went
+            except Exception as exc:  # the service must start all the same
+                self.held, self.notice = None, f"the roll or ball kept before the restart was not played ({exc})"
 
     def _load(self, row: dict[str, Any]) -> Game:
         """Replay the journal's operations into a fresh engine."""

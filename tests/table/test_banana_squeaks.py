@@ -190,3 +190,34 @@ def test_a_squeak_waiting_for_a_frame_that_never_comes_is_judged_when_the_camera
         assert scores(table) == [7, 0], "judged on the last frame read once nothing more came"
     finally:
         table.stop()
+
+
+def test_a_squeak_judged_after_the_idle_second_replays_the_same(tmp_path):
+    """Live, the camera's last frame came before the squeak and then nothing: the table's idle second asks who
+    squeaked and the family answers. A replay sends the events without the pause; the squeak must be judged
+    before the answer there too, or the answer is refused and the replay gives another game."""
+    import time
+
+    from companion.table.recording import replay
+
+    recorded = []
+    live = Table(Journal(tmp_path / "live"), tap=recorded.append, loop_seconds=0.05).start()
+    try:
+        assert live.request({"do": "start", "game": "banana-matcho", "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
+        lying(live, 1 * S, dice(*NOTHING), dice("blank", "blank", "matcho"))
+        squeak(live, 1 * S + 50 * MS, frame_after=False)
+        deadline = time.monotonic() + 5
+        while live.view()["question"] is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert live.request({"do": "choose", "option": "fruit"}).ok
+        played = live.view()["game"]
+    finally:
+        live.stop()
+    again = Table(Journal(tmp_path / "replay")).start()
+    try:
+        refused = []
+        replay(recorded, again, fast=True, on_ack=lambda position, outcome: outcome.ok or refused.append(outcome.message))
+        assert refused == []
+        assert again.view()["game"]["history"] == played["history"]
+    finally:
+        again.stop()

@@ -163,3 +163,43 @@ def test_a_fix_to_the_roll_before_is_refused_while_a_roll_is_asked_about(goats):
     refused = table.request({"do": "correct", "index": 1, "value": 5})
     assert not refused.ok and "asked about" in refused.message
     assert table.view()["question"] == asked and len(table.view()["game"]["history"]) == 2
+
+
+def ada_moves_and_the_power_goes_before_bens_kept_roll_is_played(tmp_path):
+    """Mountain Goats: Ben's roll kept while Ada chooses; Ada's move is saved, and the power goes before the
+    kept roll's own step is. Returns the journal's folder, ready to open again."""
+    table = Table(Journal(tmp_path)).start()
+    assert table.request({"do": "start", "game": "mountain-goats", "players": PLAYERS}).ok
+    assert table.submit(rolled(2, 3, 5, 6)).result(5).ok
+    assert table.submit(rolled(4, 4, 1, 3)).result(5).ok
+    real = Table._play_held
+    Table._play_held = lambda self, waited=False: False
+    try:
+        play(table, next(a for a in legal(table) if a.get("steps") == [5, 6]))
+    finally:
+        Table._play_held = real
+    table.stop()
+    table.journal.close()
+    return tmp_path
+
+
+def test_a_kept_roll_whose_tap_was_saved_before_a_power_cut_is_played_at_the_restart(tmp_path):
+    again = Table(Journal(ada_moves_and_the_power_goes_before_bens_kept_roll_is_played(tmp_path))).start()
+    try:
+        assert again.view()["game"]["state"]["dice"] == [4, 4, 1, 3]
+        assert "kept" not in again.view()["notice"]
+    finally:
+        again.stop()
+
+
+def test_a_roll_typed_in_takes_the_place_of_the_one_kept(goats):
+    """The page asks for Ben's roll while a roll is still kept (a journal error kept it back): the roll a
+    person types is his, and the kept one is not played again as the next player's."""
+    table = goats
+    assert table.submit(rolled(2, 3, 5, 6)).result(5).ok
+    play(table, next(a for a in legal(table) if a.get("steps") == [5, 6]))
+    table.held = (rolled(4, 4, 1, 3), "kept")  # as a failed save leaves it
+    assert table.request({"do": "dice", "values": [4, 4, 1, 3]}).ok
+    play(table, legal(table)[0])
+    rolls = [step["text"] for step in table.view()["game"]["history"] if step["who"] == -1]
+    assert len(rolls) == 2, rolls
