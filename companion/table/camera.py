@@ -68,6 +68,8 @@ class CameraFeed:
         self._said: str | None = None
         self._said_at = 0.0
         self._camera_trouble = False  # the source itself says the camera is missing, lost or reopening
+        self._restarting = False  # the pipeline waits to run again after an error: no picture is due
+        self._seen_at_said = 0  # frames seen when the feed last spoke: "ok" needs one after it
         pipeline.on_event = self._on_event
         self.source = pipeline.source  # the source itself: stopped by stop(), whatever wraps it
         if self.source is not None and (recorder is not None or live):
@@ -102,6 +104,8 @@ class CameraFeed:
                 wait = self.restart_backoff_s[min(attempt, len(self.restart_backoff_s) - 1)]
                 attempt += 1
                 log.warning("the camera stopped (%s); starting it again in %g s", why, wait, exc_info=exc)
+                with self._lock:
+                    self._restarting = True
                 self._say("lost", f"{self.camera_name}: the camera stopped ({why}); starting it again in "
                                   f"{wait:g} s. If it keeps stopping, {self._hint()}. Type the dice on the page "
                                   "meanwhile.")
@@ -121,6 +125,7 @@ class CameraFeed:
                 self._waiting_since = None
             with self._lock:
                 self._seen += 1
+                self._restarting = False
                 self._image = frame.image
             if self.recorder is not None and not self._stopping.is_set():  # closed by stop()
                 try:
@@ -152,8 +157,8 @@ class CameraFeed:
                     self._seen_when_new = seen
             self._looked_seen, self._looked_print = seen, fingerprint
         with self._lock:
-            said, trouble = self._said, self._camera_trouble
-            if said is not None and self._last_new > self._said_at:
+            said, trouble = self._said, self._camera_trouble or self._restarting
+            if said is not None and self._last_new > self._said_at and seen > self._seen_at_said:
                 self._say_locked("ok", f"{self.camera_name}: pictures again")
             elif (said is None and not trouble and not self._stopping.is_set()
                     and now - self._quiet_since >= self.stuck_after_s):
@@ -174,6 +179,7 @@ class CameraFeed:
         """A word of the feed's own on the camera's health (under the lock, so "ok" never overtakes)."""
         self._said = None if state == "ok" else state
         self._said_at = time.monotonic()
+        self._seen_at_said = self._seen
         self.sink(CameraHealth(t=time.monotonic_ns(), state=state, message=message))
 
     def _hint(self) -> str:

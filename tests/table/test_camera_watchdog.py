@@ -300,3 +300,19 @@ def test_the_service_names_a_stuck_usb_camera_on_the_page(tmp_path, monkeypatch)
     finally:
         release.set()
         service.stop()
+
+
+def test_lost_is_not_followed_by_ok_and_stuck_while_the_pipeline_waits_to_start_again():
+    """An error out of the pipeline: 'lost, starting it again in 1.5 s'. The watchdog took the frames read
+    before the error for new pictures and said 'ok', then 'stuck' while the pipeline waited: the page
+    flapped lost, ok, stuck, ok for one restart (found by the review)."""
+    camera = ScriptedCamera("usb:0")
+    heard: list = []
+    feed = glitching_feed(camera, heard, RuntimeError("select() timeout"), at=40, restart_backoff_s=(1.5,)).start()
+    try:
+        assert wait_for(lambda: any(h.state == "lost" for h in health(heard)), 3)
+        time.sleep(1.0)  # inside the 1.5 s wait: nothing read since the error
+        assert [h.state for h in health(heard)] == ["lost"]
+        assert wait_for(lambda: [h.state for h in health(heard)] == ["lost", "ok"], 5), "ok once frames come again"
+    finally:
+        feed.stop()
