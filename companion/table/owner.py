@@ -165,12 +165,15 @@ class Table:
             self._record(event)
         if position is not None:
             self.replay_position = position
+        judged = False
         try:
             # A squeak kept for the camera's frames is judged before anything else but a frame: where the
             # table's idle second judged it live, a replay (which has no pauses) judges it too.
             judged = self._held_squeak() and not isinstance(event, ZoneState) and self._play_held(waited=True)
             changed, message = self._dispatch(event)
         except (Rejected, GameError, BadCommand) as exc:
+            if judged:
+                self._publish()
             return Outcome(False, str(exc), self.version)
         if changed or judged:
             self._publish()
