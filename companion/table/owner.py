@@ -226,12 +226,17 @@ class Table:
             else:
                 self._persist_position()
             return True, decision.reason
+        return True, self._take(decision, event)
+
+    def _take(self, decision: Play | Ask, event: Event, recorded: bool = False) -> str:
+        """Play the decision's actions as one step, or ask its question; what the page is asked, if anything.
+        `recorded`: the event is in the journal already (it was kept)."""
         if isinstance(decision, Ask):
-            self._set_question(decision.question, event)
-            return True, decision.question["text"]
+            self._set_question(decision.question, event, recorded=recorded)
+            return decision.question["text"]
         self._play(decision.actions, event, reading=decision.reading, reading_step=decision.reading_step,
-                   question=decision.question, t=decision.t)
-        return True, decision.question["text"] if decision.question is not None else ""
+                   question=decision.question, t=decision.t, recorded=recorded)
+        return decision.question["text"] if decision.question is not None else ""
 
     # -- a person's commands ------------------------------------------------------------------------
     def _command(self, command: dict[str, Any], event: PlayerAction) -> tuple[bool, str]:
@@ -310,11 +315,8 @@ class Table:
             return changed
         self.held = None
         try:
-            if isinstance(decision, Play):
-                self._play(decision.actions, event, reading=decision.reading, reading_step=decision.reading_step,
-                           question=decision.question, t=decision.t, recorded=True)
-            elif isinstance(decision, Ask):
-                self._set_question(decision.question, event, recorded=True)
+            if isinstance(decision, (Play, Ask)):
+                self._take(decision, event, recorded=True)
             else:
                 with self.journal.transaction() as tx:
                     self._write_held(tx)
@@ -334,11 +336,7 @@ class Table:
         """A person's answer: played, or asked about again; a squeak that cannot be played is refused."""
         if isinstance(decision, Ignore):
             raise Rejected(decision.reason)
-        if isinstance(decision, Ask):
-            self._set_question(decision.question, event)
-            return True, decision.question["text"]
-        self._play(decision.actions, event, t=decision.t)
-        return True, ""
+        return True, self._take(decision, event)
 
     def _require_game(self) -> Game:
         if self.game is None:
