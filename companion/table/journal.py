@@ -85,12 +85,17 @@ def _nearly_full(folder: Path) -> bool:
         return False
 
 
+def _says_damaged(exc: sqlite3.DatabaseError) -> bool:
+    """Whether SQLite's error says the file itself is damaged (not a database, a malformed page)."""
+    return "not a database" in str(exc) or "malformed" in str(exc)
+
+
 def _storage_problem(path: Path, exc: sqlite3.DatabaseError) -> str:
     """What a person can do about SQLite's error on the journal at `path`."""
     text = str(exc)
     code = getattr(exc, "sqlite_errorcode", None)
     primary = code & 0xFF if isinstance(code, int) else None
-    if "not a database" in text or "malformed" in text:
+    if _says_damaged(exc):
         return f"the game journal {path} is damaged ({text}): {damaged_fix(path)}"
     if read_only_filesystem(path.parent):
         return read_only_message(path.parent)
@@ -307,7 +312,7 @@ def check_file(path: str | Path) -> tuple[bool, str, str] | None:
     try:
         problem = damage(db)
     except sqlite3.DatabaseError as exc:
-        if "not a database" not in str(exc) and "malformed" not in str(exc):
+        if not _says_damaged(exc):
             return False, f"{unreadable} ({exc})", "run the check as a user of the state directory (or with sudo)"
         problem = str(exc)
     finally:
