@@ -203,6 +203,8 @@ def ball_landed_decision(state: State, event: BallLanded) -> Decision:
     request = state.chance_request()
     if request is not None and request.kind == "hits":
         return Ignore("a ball reached the bottom; tap what it hit")
+    if getattr(state, "phase", None) == "opening":
+        return Ignore("a ball reached the bottom, but its opening was not seen: tap the opening, then what it hit")
     return Ignore("a ball reached the bottom, but no ball was in play")
 
 

@@ -19,8 +19,8 @@ import time
 from concurrent.futures import Future
 from typing import Any, Callable
 
-from ..events import (BananaSqueaked, CameraHealth, DiceSettled, Event, PlayerAction, RecordingHealth, SensorHealth,
-                      ZoneState, event_from_json)
+from ..events import (BallEntered, BallLanded, BananaSqueaked, CameraHealth, DiceSettled, Event, PlayerAction,
+                      RecordingHealth, SensorHealth, ZoneState, event_from_json)
 from ..games import registry
 from ..games.api import Action, GameError, Player, State
 from .commands import BadCommand, check_command
@@ -218,7 +218,7 @@ class Table:
             self._hold(event, decision.reason)
             return True, decision.reason
         if isinstance(decision, Ignore):
-            self.notice = decision.reason
+            self.notice = self._landed_while_kept(event) or decision.reason
             if replaced:
                 with self.journal.transaction() as tx:
                     self._write_held(tx)
@@ -297,6 +297,14 @@ class Table:
             self._write_held(tx)
             self._write_position(tx)
         self.notice = reason
+
+    def _landed_while_kept(self, event: Event) -> str:
+        """A ball kept for its colour runs through long before a person taps it: its landing is told as that
+        ball's, not as a ball nobody played."""
+        if isinstance(event, BallLanded) and self.held is not None and isinstance(self.held[0], BallEntered):
+            return (f"The ball that went into opening {self.held[0].opening} reached the bottom: tap its colour, "
+                    f"then what it hit")
+        return ""
 
     def _held_squeak(self) -> bool:
         return self.held is not None and isinstance(self.held[0], BananaSqueaked)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.events import BallEntered
+from companion.events import BallEntered, BallLanded
 from companion.table.journal import Journal
 from companion.table.owner import Table
 from tests.table.test_matterhorn_roll_again import legal, phase, rolled
@@ -127,6 +127,36 @@ def test_a_ball_dropped_before_its_colour_is_tapped_goes_in_once_it_is(tmp_path)
         assert table.request({"do": "dice", "values": ["red"]}).ok
         assert table.view()["game"]["history"][-1]["text"].endswith("opening 4")
         assert table.view()["game"]["chance"]["kind"] == "hits"
+    finally:
+        table.stop()
+
+
+def test_a_kept_ball_that_reaches_the_bottom_is_not_called_no_ball(tmp_path):
+    """The ball runs through in a second or two, long before a person taps its colour: the page must not
+    say that no ball was in play, and the ball still goes in once its colour is tapped."""
+    table = Table(Journal(tmp_path)).start()
+    try:
+        assert table.request({"do": "start", "game": "magic-mountain", "players": PLAYERS}).ok
+        assert table.submit(BallEntered(t=5_000_000_000, opening=4)).result(5).ok
+        assert table.submit(BallLanded(t=6_500_000_000)).result(5).ok
+        notice = table.view()["notice"]
+        assert "no ball" not in notice
+        assert "colour" in notice and "what it hit" in notice
+        assert table.request({"do": "dice", "values": ["red"]}).ok
+        assert table.view()["game"]["history"][-1]["text"].endswith("opening 4")
+        assert table.view()["game"]["chance"]["kind"] == "hits"
+    finally:
+        table.stop()
+
+
+def test_a_ball_whose_opening_was_not_seen_is_not_called_no_ball(tmp_path):
+    table = Table(Journal(tmp_path)).start()
+    try:
+        assert table.request({"do": "start", "game": "magic-mountain", "players": PLAYERS}).ok
+        assert table.request({"do": "dice", "values": ["red"]}).ok
+        assert table.submit(BallLanded(t=6_500_000_000)).result(5).ok
+        assert table.view()["notice"] == ("a ball reached the bottom, but its opening was not seen: tap the "
+                                          "opening, then what it hit")
     finally:
         table.stop()
 
