@@ -114,6 +114,7 @@ class HubLink:
         self.names = [s.name for s in hub_sensors(kit.pin_map)]
         self.pinmap_id = pinmap_id(kit.pin_map)
         self.held: list[tuple[Edge, int]] | None = []  # None: too many came, the heartbeat's levels are taken
+        self.dropped_baseline = True
 
     def connected(self, now: int, port: str) -> None:
         """A new connection starts a new clock estimate: a hub plugged back in has restarted its ticks, and
@@ -124,6 +125,7 @@ class HubLink:
         self.silent = self.mismatched = self.incompatible = False
         self.version_told = ""
         self.held = []
+        self.dropped_baseline = True  # the hub's count of dropped edges may be from before this connection
         self.clock.reset(self.clock.period)
         self.last_good_ns = now
         self._set("ok", now, f"hub connected on {port}")
@@ -180,7 +182,7 @@ class HubLink:
         self.synced = False
         self.held = []
         for name in self.names:
-            self.kit.initial(name, False, now)
+            self.kit.initial(name, False, now, known=False)
 
     @property
     def sensors_off(self) -> bool:
@@ -237,13 +239,21 @@ class HubLink:
         if self.clock.period != msg.period:
             self.clock.reset(msg.period)
         self.stats.version = msg.version
-        if msg.dropped > self.stats.dropped_on_hub:
+        if msg.dropped > self.stats.dropped_on_hub and not self.dropped_baseline:
             self._trouble(now, f"the hub dropped {msg.dropped - self.stats.dropped_on_hub} edge(s): too many at once")
+        self.dropped_baseline = False
         self.stats.dropped_on_hub = msg.dropped
         held = [(edge, self.clock.to_host(edge.t_us, received)) for edge, received in self.held or ()]
         self.held = []
         t = self.clock.to_host(msg.t_us, now)
-        if self.synced or self.sensors_off:
+        if self.sensors_off:
+            return
+        if self.synced:
+            # every edge before the heartbeat came before it: a level that differs is a line lost on the way
+            for i, name in enumerate(self.names):
+                level = bool(msg.mask >> i & 1)
+                if self.kit.inputs[name].debouncer.active != level:
+                    self.kit.initial(name, level, t, f"hub GP{self.kit.pin_map.sensor(name).pico_gp}")
             return
         self.synced = True
         start = min([t] + [at for _, at in held])

@@ -96,15 +96,18 @@ class SensorKit:
             for tr in inp.debouncer.edge(active, t):
                 self._transition(inp, tr)
 
-    def initial(self, name: str, active: bool, t: int, where: str = "") -> None:
+    def initial(self, name: str, active: bool, t: int, where: str = "", known: bool = True) -> None:
         """The level a sensor has when the backend opens it: no event, but a line active from the start
-        counts toward blocked/stuck."""
+        counts toward blocked/stuck. `known`: the level was read (not merely unknown, as while the hub is
+        away): a sensor reported blocked or stuck that reads clear is then told ok again."""
         with self._lock:
             inp = self.inputs[name]
             inp.where = where or inp.where
             inp.failed = False
             inp.debouncer = Debouncer(inp.debouncer.window_ns, active, t)
             inp.health.active_since = t if active else None
+            if known and not active and inp.health.state == inp.health.alarm_state:
+                self._health(inp, inp.health._set("ok", t, "clear again"))
 
     def report(self, name: str, state: str, message: str, t: int | None = None) -> None:
         """A backend's own health news about one sensor or the hub (name "hub")."""
