@@ -239,6 +239,7 @@ def check_pin_map(path: str, backend: str) -> Check:
 
     try:
         pins = load_pin_map(path or None)
+        pins.require("gpio" if backend == "gpio" else "pico_gp")
     except (PinMapError, OSError) as exc:
         return Check("pin map", FAIL, str(exc), "fix the pin map (hardware/ASSEMBLY.md explains every field)")
     return Check("pin map", OK, f"{len(list(pins))} sensors in {path or 'the shipped pin map'}")

@@ -118,6 +118,8 @@ def not_seen(kit, backend: str) -> str:
     """What kept sensors from being tested, for the last line ("" when every sensor was open)."""
     if hub_connected(kit, backend) is False:
         return "the hub is not connected, so no sensor was seen"
+    if backend == "hub" and kit.backend.link.sensors_off:
+        return "the hub's firmware does not fit this companion (see the message above), so no sensor was seen"
     failed = [name for name, state in kit.states().items() if state.startswith("failed")]
     if not failed:
         return ""

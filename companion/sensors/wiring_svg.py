@@ -11,7 +11,7 @@ from html import escape
 from pathlib import Path
 
 from .generated import write_or_check
-from .pinmap import HEADER_GPIO_TO_PIN, RESERVED_GPIO, SHIPPED_PIN_MAP, PinMap, load_pin_map
+from .pinmap import HEADER_GPIO_TO_PIN, RESERVED_GPIO, SHIPPED_PIN_MAP, PinMap, PinMapError, load_pin_map
 
 WIRING_SVG = SHIPPED_PIN_MAP.parent / "wiring.svg"
 POWER = {1: "3V3", 17: "3V3", 2: "5V", 4: "5V"}
@@ -100,7 +100,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(WIRING_SVG))
     parser.add_argument("--check", action="store_true", help="only check that the drawing is up to date")
     args = parser.parse_args(argv)
-    text = render(load_pin_map(args.pin_map))
+    try:
+        text = render(load_pin_map(args.pin_map))
+    except PinMapError as exc:
+        print(f"wiring_svg: {exc}", file=sys.stderr)
+        return 2
     out = Path(args.out)
     return write_or_check(out, text, args.check, "python -m companion.sensors.wiring_svg")
 
