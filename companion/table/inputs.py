@@ -189,10 +189,15 @@ def ball_entered_decision(state: State, event: BallEntered) -> Decision:
     request = state.chance_request()
     if state.current_player() == CHANCE and request is not None and request.kind == "draw":
         return Hold(f"The ball went into opening {event.opening}: it is played once its colour is tapped")
+    next_ball = (f"if it is the next ball, tap what the last ball did first, then this ball's colour and opening "
+                 f"{event.opening}")
+    if getattr(state, "phase", None) == "miss":
+        return Ignore(f"a ball went into opening {event.opening} before the last ball's turn was finished: "
+                      f"{next_ball}")
     chosen = getattr(state, "opening", None)
     if chosen is not None and chosen != event.opening:
         return Ignore(f"the ball went into opening {event.opening}, but opening {chosen} was chosen: if it really "
-                      f"went into {event.opening}, undo and choose {event.opening}")
+                      f"went into {event.opening}, undo and choose {event.opening}; {next_ball}")
     return Ignore(f"a ball entered opening {event.opening}, but the game is not waiting for an opening")
 
 

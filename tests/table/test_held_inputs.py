@@ -161,6 +161,22 @@ def test_a_ball_whose_opening_was_not_seen_is_not_called_no_ball(tmp_path):
         table.stop()
 
 
+def test_the_next_ball_dropped_before_the_last_ones_miss_is_tapped_is_not_called_a_wrong_opening(tmp_path):
+    table = Table(Journal(tmp_path)).start()
+    try:
+        assert table.request({"do": "start", "game": "magic-mountain", "players": PLAYERS}).ok
+        assert table.request({"do": "dice", "values": ["red"]}).ok
+        play(table, {"kind": "choose_opening", "opening": 2})
+        assert table.request({"do": "dice", "values": []}).ok  # it hit nothing: a figure moves on
+        assert table.view()["game"]["prompt"].startswith("The ball hit nothing")
+        assert table.submit(BallEntered(t=9_000_000_000, opening=5)).result(5).ok
+        notice = table.view()["notice"]
+        assert "undo" not in notice and "opening 2" not in notice
+        assert "tap what the last ball did first" in notice
+    finally:
+        table.stop()
+
+
 @pytest.fixture
 def goats(tmp_path):
     table = Table(Journal(tmp_path)).start()

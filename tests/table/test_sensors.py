@@ -184,5 +184,6 @@ def test_a_ball_through_another_opening_than_the_one_chosen_is_named(rig):
     settle()
     view = table.view()
     assert view["notice"] == ("the ball went into opening 6, but opening 2 was chosen: if it really went into 6, "
-                              "undo and choose 6")
+                              "undo and choose 6; if it is the next ball, tap what the last ball did first, then "
+                              "this ball's colour and opening 6")
     assert view["game"]["history"][-1]["text"].endswith("opening 2")
