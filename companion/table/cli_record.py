@@ -96,6 +96,8 @@ def _synthetic(args, out: Path) -> int:
     from ..table.recording import write_events
     from ..table.sessions import generate
 
+    if args.seed < 0:
+        raise CliError(f"--seed is a whole number 0 or more, got {args.seed}")
     try:
         game = get_game(args.synthetic)
         if not game.min_players <= args.players <= game.max_players:

@@ -121,7 +121,7 @@ def run(args) -> int:
         print(f"replayed {sent} events; no game was started")
     else:
         names = [p["name"] for p in game["players"]]
-        winners = ", ".join(names[i] for i in game["winners"]) or "nobody yet"
+        winners = ", ".join(names[i] for i in game["winners"]) or ("nobody" if game["over"] else "nobody yet")
         print(f"replayed {sent} events: {game['title']}, {game['history_count']} steps, "
               f"{'over' if game['over'] else 'not over'}; scores {dict(zip(names, game['scores']))}; "
               f"winner: {winners}; state {result['state']}")

@@ -134,11 +134,14 @@ def reread_frames(directory: str | Path, setup: CameraSetup, reader=None,
         zones = _zones(setup.zones)
     except ValueError as exc:
         raise RereadError(str(exc)) from None
-    pipeline = DicePipeline(source, reader if reader is not None else make_reader(setup.reader, directory),
-                            settle_ms=setup.settle_ms, tray=tray, zones=zones, auto_tray=is_auto(setup.tray))
     events: list[Event] = []
-    pipeline.on_event = events.append
-    frames = pipeline.run()
+    try:
+        pipeline = DicePipeline(source, reader if reader is not None else make_reader(setup.reader, directory),
+                                settle_ms=setup.settle_ms, tray=tray, zones=zones, auto_tray=is_auto(setup.tray))
+        pipeline.on_event = events.append
+        frames = pipeline.run()
+    except SourceError as exc:
+        raise RereadError(str(exc)) from None
     if frames < len(source):
         where = source.directory / (FRAMES_VIDEO if source.fmt == "ffv1" else FRAMES_FOLDER)
         damage = f"{where} holds {frames} of the {len(source)} frames {FRAMES_INDEX} lists"

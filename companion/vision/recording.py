@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import functools
 import json
+import os
+import resource
 import shutil
 import tempfile
 import time
@@ -31,6 +33,7 @@ FRAMES_INDEX = "frames.jsonl"
 FRAMES_VIDEO = "frames.mkv"
 FRAMES_FOLDER = "frames"
 MB = 1024 * 1024
+MUXER_BUFFER = 8 * MB
 
 
 class RecordingFull(OSError):
@@ -80,6 +83,7 @@ class FrameRecorder:
         self.count = 0
         self._size: tuple[int, int] | None = None
         self._writer = None
+        self._largest_file = largest_file(self.directory)
         if fmt == "png":
             (self.directory / FRAMES_FOLDER).mkdir(exist_ok=True)
         self._index = open(self.directory / FRAMES_INDEX, "w", encoding="utf-8")
@@ -102,6 +106,12 @@ class FrameRecorder:
                 raise RecordingFull(f"only {free // MB} MB left where it is kept ({self.directory}), and "
                                     f"{self.keep_free // MB} MB stay free for the games")
         if self._writer is not None:
+            video = self.directory / FRAMES_VIDEO
+            limit = self._largest_file
+            # Matroska keeps up to a 5 MB cluster in memory before it reaches the file
+            if limit is not None and video.stat().st_size + MUXER_BUFFER + image.nbytes > limit:
+                # FFmpeg drops the frames past a file-size limit (FAT32's 4 GB, a ulimit) with a warning only
+                raise RecordingFull(f"{video} is as large as a file may be here ({limit // MB} MB)")
             self._writer.write(image)
         elif not cv2.imwrite(str(self.directory / FRAMES_FOLDER / f"{self.count:06d}.png"), image):
             raise OSError(f"cannot write frame {self.count} into {self.directory / FRAMES_FOLDER}")
@@ -121,6 +131,29 @@ class FrameRecorder:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def largest_file(directory: Path) -> int | None:
+    """The largest file `directory` may hold, when there is a limit: this process's RLIMIT_FSIZE, and 4 GB on
+    FAT (a USB stick as it comes), whose files cannot be larger."""
+    limits = []
+    soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+    if soft != resource.RLIM_INFINITY:
+        limits.append(soft)
+    try:
+        where, kind = "", ""
+        path = os.path.realpath(directory)
+        with open("/proc/self/mounts", encoding="utf-8") as mounts:
+            for line in mounts:
+                fields = line.split()
+                point = fields[1].replace("\\040", " ")
+                if (path == point or path.startswith(point.rstrip("/") + "/")) and len(point) >= len(where):
+                    where, kind = point, fields[2]
+        if kind in ("vfat", "msdos", "fat"):
+            limits.append(4 * 1024 ** 3 - 1)
+    except OSError:
+        pass
+    return min(limits) if limits else None
 
 
 def read_frame_index(directory: Path) -> list[int]:
@@ -160,6 +193,9 @@ class RecordingSource:
         self.times = read_frame_index(self.directory)
         self.realtime = realtime
         self.clock, self.sleep = clock, sleep
+        if not self.times:
+            raise SourceError(f"{self.directory / FRAMES_INDEX} lists no frames (empty: cut short before it was "
+                              "written?)")
         if (self.directory / FRAMES_VIDEO).exists():
             self.fmt = "ffv1"
         elif (self.directory / FRAMES_FOLDER).is_dir():
@@ -173,6 +209,10 @@ class RecordingSource:
     def _images(self) -> Iterator[np.ndarray]:
         if self.fmt == "ffv1":
             capture = cv2.VideoCapture(str(self.directory / FRAMES_VIDEO))
+            if not capture.isOpened() and (self.directory / FRAMES_VIDEO).stat().st_size and not ffv1_supported():
+                capture.release()
+                raise SourceError(f"this OpenCV build cannot read FFV1 video, so not {self.directory / FRAMES_VIDEO}: "
+                                  "install an OpenCV with FFmpeg (opencv-python-headless from pip has it)")
             try:
                 while True:
                     ok, image = capture.read()
