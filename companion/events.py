@@ -38,6 +38,15 @@ class DieReading:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "DieReading":
+        if not isinstance(data, Mapping):
+            raise BadEvent(f"a die is a JSON object, got {data!r}"[:200])
+        for name, size in (("center", 2), ("box", 4)):
+            place = data.get(name)
+            if not isinstance(place, list) or len(place) != size or \
+                    not all(isinstance(c, (int, float)) and not isinstance(c, bool) for c in place):
+                raise BadEvent(f"a die's {name} is {size} numbers, got {place!r}"[:200])
+        if isinstance(data.get("value"), bool) or not isinstance(data.get("value"), (int, str)):
+            raise BadEvent(f"a die's value is a number or a name, got {data.get('value')!r}"[:200])
         return cls(
             value=data["value"],
             center=tuple(data["center"]),
@@ -138,10 +147,20 @@ class PlayerAction(Event):
     source: str = "page"
 
 
+@dataclasses.dataclass(frozen=True)
+class GameSoFar(Event):
+    """A recording that begins in the middle of a game (the service restarted as `companion record`, or a game
+    resumed while recording): the game as the table held it, {"game", "setup", "history", "question", "held"},
+    so its replay continues exactly that game, its last reading, question and kept event included."""
+
+    type: ClassVar[str] = "game_so_far"
+    game: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (DiceSettled, ZoneState, BananaSqueaked, BallEntered, BallLanded, SensorHealth, CameraHealth,
-                RecordingHealth, PlayerAction)
+                RecordingHealth, PlayerAction, GameSoFar)
 }
 
 

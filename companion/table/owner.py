@@ -19,8 +19,8 @@ import time
 from concurrent.futures import Future
 from typing import Any, Callable
 
-from ..events import (BallEntered, BallLanded, BananaSqueaked, CameraHealth, DiceSettled, Event, PlayerAction,
-                      RecordingHealth, SensorHealth, ZoneState, event_from_json)
+from ..events import (BadEvent, BallEntered, BallLanded, BananaSqueaked, CameraHealth, DiceSettled, Event, GameSoFar,
+                      PlayerAction, RecordingHealth, SensorHealth, ZoneState, event_from_json)
 from ..games import registry
 from ..games.api import Action, GameError, Player, State
 from .commands import BadCommand, check_command
@@ -56,6 +56,7 @@ class Game:
 
 
 _STOP = object()
+REMEMBER_ONLY = -2  # `submit(zone_state, position=REMEMBER_ONLY)`: what the camera saw before a resumed replay
 
 
 class Table:
@@ -82,8 +83,7 @@ class Table:
         self._view: dict[str, Any] = {}
         self._recover()
         if self.tap is not None and self.game is not None:
-            for event in game_so_far(self.game, time.monotonic_ns()):
-                self._record(event)
+            self._record(GameSoFar(t=time.monotonic_ns(), game=self._so_far()))
         self._publish()
 
     # -- life cycle -----------------------------------------------------------------------------
@@ -161,8 +161,14 @@ class Table:
             self._publish()
 
     def _handle(self, event: Event, position: int | None) -> Outcome:
-        if self.tap is not None:
-            self._record(event)
+        if position == REMEMBER_ONLY and isinstance(event, ZoneState):  # a frame from before a resumed replay
+            self.zones.add(event)
+            return Outcome(True, "", self.version)
+        # A game resumed is recorded as the game so far: its number is this journal's, not the replay's.
+        resuming = isinstance(event, PlayerAction) and isinstance(event.action, dict) and \
+            event.action.get("do") == "resume"
+        if self.tap is not None and not resuming and not self._record(event):
+            self._publish()  # the page says the recording stopped now, whatever the event does
         if position is not None:
             self.replay_position = position
         judged = False
@@ -170,16 +176,18 @@ class Table:
             # A squeak kept for the camera's frames is judged before anything else but a frame: where the
             # table's idle second judged it live, a replay (which has no pauses) judges it too.
             judged = self._held_squeak() and not isinstance(event, ZoneState) and self._play_held(waited=True)
+            if judged:  # before a tap's "seen" is checked: live, the idle second had shown it already
+                self._publish()
             changed, message = self._dispatch(event)
         except (Rejected, GameError, BadCommand) as exc:
-            if judged:
-                self._publish()
             return Outcome(False, str(exc), self.version)
-        if changed or judged:
+        if resuming and self.tap is not None and self.game is not None:
+            self._record(GameSoFar(t=event.t, game=self._so_far()))
+        if changed:
             self._publish()
         return Outcome(True, message, self.version)
 
-    def _record(self, event: Event) -> None:
+    def _record(self, event: Event) -> bool:
         """A recording that cannot be written (a full disk, a USB stick pulled out) stops; the game goes on,
         kept in the journal as ever, and the page says so."""
         try:
@@ -188,6 +196,8 @@ class Table:
             self.tap = None
             self.health["recording"] = {"state": "error",
                                         "message": f"the recording stopped ({exc}); the game goes on"}
+            return False
+        return True
 
     def _dispatch(self, event: Event) -> tuple[bool, str]:
         if isinstance(event, ZoneState):
@@ -202,7 +212,56 @@ class Table:
             return True, ""
         if isinstance(event, PlayerAction):
             return self._command(check_command(event.action), event)
+        if isinstance(event, GameSoFar):
+            self._restore(event)
+            return True, "the game so far"
         return self._observation(event)
+
+    def _so_far(self) -> dict[str, Any]:
+        game = self.game
+        return {"game": game.name, "setup": game.setup, "history": game.history, "question": self.question,
+                "held": None if self.held is None else {"event": self.held[0].to_json(), "reason": self.held[1]}}
+
+    def _restore(self, event: GameSoFar) -> None:
+        """A recording's game so far, played into a new game of this journal as it stood: its steps (their
+        readings and corrections), the question asked and the event kept."""
+        data = event.game
+        try:
+            game_def = registry.get_game(data["game"])
+            setup = data["setup"]
+            state = game_def.new_state([Player(p["name"], p.get("colour", "")) for p in setup["players"]],
+                                       setup.get("variants") or {})
+            history = [dict(step) for step in data["history"]]
+            for step in history:
+                state.apply(game_def.action_from_json(step["action"]))
+            held = data.get("held")
+            held = (event_from_json(held["event"]), str(held["reason"])) if held else None
+            if not isinstance(data.get("question"), (dict, type(None))):
+                raise ValueError(f"a question is a JSON object, got {data['question']!r}"[:200])
+        except (BadEvent, GameError, KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise Rejected(f"the game so far could not be played: {exc}") from None
+        question = data.get("question")
+        with self.journal.transaction() as tx:
+            game_id = tx.new_game(game_def.name, setup, event.t)
+            for step in history:
+                tx.apply(game_id, step["action"], {k: v for k, v in step.items() if k != "action"},
+                         step.get("t", event.t))
+            if state.is_over():
+                tx.finish(game_id, {"scores": state.scores(), "winners": state.winners()})
+            if question is None:
+                tx.clear_meta("question")
+            else:
+                tx.set_meta("question", json.dumps(question))
+            if held is None:
+                tx.clear_meta("held")
+            else:
+                tx.set_meta("held", json.dumps({"event": held[0].to_json(), "reason": held[1]}))
+            self._write_position(tx)
+        self.held = held
+        self.game = Game(game_id, game_def.name, setup, state, history, _last_reading(history))
+        self.question = question
+        self.notice = held[1] if held else ""
+        self.zones.clear()
 
     # -- sensor and camera events -----------------------------------------------------------------
     def _observation(self, event: Event) -> tuple[bool, str]:
@@ -532,8 +591,9 @@ class Table:
             held = json.loads(held)
             self.held = (event_from_json(held["event"]), held["reason"])
             self.notice = held["reason"]
-            try:
-                self._play_held()  # its tap may have been saved just before the power went
+            try:  # a squeak waits for the camera's frames (a resumed replay sends them again), or the idle second
+                if not self._held_squeak():
+                    self._play_held()  # its tap may have been saved just before the power went
             except Exception as exc:  # the service must start all the same
                 self.held, self.notice = None, f"the roll or ball kept before the restart was not played ({exc})"
 
@@ -561,19 +621,6 @@ class Table:
             listeners = list(self._listeners)
         for listener in listeners:
             listener(self._view)
-
-
-def game_so_far(game: Game, t: int) -> list[PlayerAction]:
-    """The game in progress as the taps that play it again, for a recording started in its middle (the
-    service restarted, or `companion record` run mid-game): without them its replay has no game to play.
-    Rolls go in as typed dice, so a correction recorded next finds its roll."""
-    setup = {"do": "start", "game": game.name, "players": game.setup["players"],
-             "variants": game.setup.get("variants") or {}}
-    taps = [setup]
-    for step in game.history:
-        reading = step.get("reading")
-        taps.append({"do": "dice", "values": reading["values"]} if reading else {"do": "play", "action": step["action"]})
-    return [PlayerAction(t=t, action=tap, source="recording") for tap in taps]
 
 
 def _last_reading(history: list[dict[str, Any]]) -> dict[str, Any] | None:

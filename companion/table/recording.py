@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Callable
 
 from ..durable import write_bytes
-from ..events import BadEvent, Event, event_from_json
-from .owner import Outcome, Table
+from ..events import BadEvent, Event, ZoneState, event_from_json
+from .owner import REMEMBER_ONLY, Outcome, Table
 
 EVENTS_FILE = "events.jsonl"
 
@@ -41,8 +41,12 @@ class EventRecorder:
             self._file.flush()
 
     def close(self) -> None:
+        """Lines a full disk would not take (the table stopped the recording then) are given up here."""
         with self._lock:
-            self._file.close()
+            try:
+                self._file.close()
+            except OSError:
+                pass
 
 
 def write_events(directory: str | Path, events: list[Event]) -> Path:
@@ -98,6 +102,12 @@ def replay(events: list[Event], table: Table, *, fast: bool = False, speed: floa
     before position `after` are skipped (resuming after a restart). Returns the number sent."""
     sent = 0
     previous_t = None
+    if 0 <= after < len(events):
+        # The camera's zone frames just before where the replay stopped, which the table kept in memory
+        # only: a squeak kept for the next frame is judged on them, as it was in the replay interrupted.
+        for event in events[:after + 1]:
+            if isinstance(event, ZoneState) and events[after].t - event.t <= table.zones.keep_ns:
+                table.submit(event, position=REMEMBER_ONLY).result()
     for position, event in enumerate(events):
         if stop is not None and stop.is_set():
             break
