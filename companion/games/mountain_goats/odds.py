@@ -196,16 +196,23 @@ def state_from_args(args: argparse.Namespace) -> MountainGoatsState:
         if position > summit:
             raise BadConfig(f"mountain {mountain} has {summit} spaces; a goat cannot stand on space {position}")
         state.pos[0][mountain - 5] = position
+    stacks = list(state.tokens_left)
+    given = {}
     for mountain, left in args.tokens_left:
-        stack = state.tokens_left[mountain - 5]
+        stack = stacks[mountain - 5]
         if left > stack:
             raise BadConfig(f"mountain {mountain} has {stack} tokens with {args.players} players, not {left}")
-        state.tokens_left[mountain - 5] = left
+        state.tokens_left[mountain - 5] = given[mountain] = left
     for mountain, held in args.held:
-        if held > state.tokens_left[mountain - 5]:
-            raise BadConfig(f"you cannot hold {held} tokens of mountain {mountain}: "
-                            f"only {state.tokens_left[mountain - 5]} are in play")
-        state.tokens_left[mountain - 5] -= held
+        stack = stacks[mountain - 5]
+        if mountain in given:  # --tokens-left says what lies on the mountain: what you hold is not on it
+            if given[mountain] + held > stack:
+                raise BadConfig(f"you cannot hold {held} tokens of mountain {mountain} with {given[mountain]} "
+                                f"left on it: it has only {stack} with {args.players} players")
+        else:  # the full stack less what you hold
+            if held > stack:
+                raise BadConfig(f"you cannot hold {held} tokens of mountain {mountain}: only {stack} are in play")
+            state.tokens_left[mountain - 5] = stack - held
         state.held[0][mountain - 5] = held
     while state.bonus_left and len(state.bonus_held[0]) < min(state.held[0]):
         state.bonus_held[0].append(state.bonus_left.pop(0))
