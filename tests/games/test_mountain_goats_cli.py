@@ -33,7 +33,9 @@ def brute_moves(roll, big_mountain):
     for dice in dice_after_ones(tuple(roll)):
         for labels in itertools.product(range(4), repeat=4):
             sums = [sum(d for d, l in zip(dice, labels) if l == g) for g in range(4) if g in labels]
-            found.add(tuple(sorted(s for s in sums if 5 <= s <= top)))
+            ordinary = [s for s in sums if 5 <= s <= 10]
+            big = {s for s in sums if 11 <= s <= top}  # one goat per Big Mountain space
+            found.add(tuple(sorted(ordinary + sorted(big))))
     return sorted(list(m) for m in found)
 
 
