@@ -223,10 +223,9 @@ class MountainGoatsState(State):
                 returns.append(m)
             else:
                 climbs.append(str(m))
-        parts = []
+        parts = [f"bring the {m} goat back from the Big Mountain" for m in returns]  # returns happen first
         if climbs:
             parts.append(("move the goat on " if len(climbs) == 1 else "move goats on ") + join_words(climbs))
-        parts += [f"bring the {m} goat back from the Big Mountain" for m in returns]
         parts += [f"send the {m} goat to Big Mountain space {space}" for space, m in action.big]
         if not parts:
             return "No move: pass"
