@@ -163,8 +163,10 @@ def create_app(service, *, allow_outside: bool = False, names: tuple[str, ...] =
             outcome = table.request(body, timeout=COMMAND_TIMEOUT_S)
         except TimeoutError:
             return fail(503, "the table is busy; try again")
-        if not outcome.ok:
-            return fail(400, outcome.message)
+        if not outcome.ok:  # with the game as it is now: a page that had not caught up shows it at once
+            response = jsonify({"ok": False, "message": outcome.message, "state": broadcaster.latest()})
+            response.status_code = 400
+            return response
         return jsonify({**outcome.to_json(), "state": broadcaster.latest()})
 
     @app.get("/events")
@@ -233,7 +235,9 @@ def create_app(service, *, allow_outside: bool = False, names: tuple[str, ...] =
 
     @app.get("/api/health")
     def health():
-        return jsonify({"ok": True, "streams": broadcaster.open_streams, "time": time.time()})
+        latest = broadcaster.latest() or {}
+        return jsonify({"ok": True, "streams": broadcaster.open_streams, "time": time.time(),
+                        "run": latest.get("run"), "version": latest.get("version")})
 
     return app
 

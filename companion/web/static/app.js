@@ -56,15 +56,35 @@
     if (again && again.getClientRects().length) again.focus({ preventScroll: true });
   }
 
-  async function send(command) {
+  // `seen`: the game situation the page showed when the person tapped, kept when the tap is sent again after
+  // the join code was typed (the game may have moved on meanwhile: then the tap is refused, not misapplied).
+  // A second tap on the same step while the first is on its way (a double tap) is dropped: it would be refused,
+  // and its message would say someone else played.
+  const sending = new Set();
+  async function send(command, seen = view ? view.step : undefined) {
     if (DEMO) { toast("This is the demo: it plays itself."); return null; }
+    if (seen !== undefined && sending.has(seen)) return null;
+    if (seen !== undefined) sending.add(seen);
+    try {
+      return await post(command, seen);
+    } finally {
+      sending.delete(seen);
+    }
+  }
+
+  async function post(command, seen) {
     try {
       const response = await fetch("/api/command", {
-        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(view ? { ...command, seen: view.step } : command),
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(seen !== undefined ? { ...command, seen } : command),
       });
       const body = await response.json();
       if (!response.ok) {
-        if (body.join && await join()) return send(command);
+        if (body.join) {  // asked for the code: sent again once it is right; a wrong code has said so already
+          const joined = await join();
+          if (joined === true) return post(command, seen);
+          if (joined === "refused") return null;
+        }
+        if (body.state) render(body.state);  // refused as stale: show the game as it is now
         toast(body.message || body.error || "That did not work.");
         return null;
       }
@@ -86,13 +106,35 @@
     if (response.ok) { loadShare(); return true; }
     const body = await response.json().catch(() => ({}));
     toast(body.error || body.message || "That is not the join code.");
-    return false;
+    return "refused";
   }
 
   // -- live stream -------------------------------------------------------------------------------
+  // A stream can go silent without closing (the Wi-Fi dropped and came back): the page asks now and then,
+  // when nothing came for a while, whether the table has moved on, and if so opens a new stream.
+  let stream = null;
+  let heard = Date.now();
+  const QUIET_MS = 12000;
+  async function checkStream() {
+    if (Date.now() - heard >= QUIET_MS && view) {
+      try {
+        const now = await (await fetch("/api/health", { cache: "no-store" })).json();
+        if (now.run !== view.run || now.version !== view.version) {
+          if (stream) stream.close();
+          connect();
+        }
+        heard = Date.now();
+      } catch (err) { /* unreachable: the stream's own reconnection says so */ }
+    }
+    setTimeout(checkStream, 3000);
+  }
+
   function connect() {
     const source = new EventSource("/events");
+    stream = source;
+    heard = Date.now();
     source.addEventListener("state", (e) => {
+      heard = Date.now();
       setText($("link"), "live");
       $("link").className = "link on";
       render(JSON.parse(e.data));
@@ -182,6 +224,9 @@
     const asking = question && question.kind === "dice";
     const reading = game.last_reading && !game.last_reading.typed && !asking ? game.last_reading : null;
     $("reading").hidden = !reading || game.over;
+    // A die picked on one roll is not picked on the next (another phone played, the camera read a new roll).
+    const readingKey = reading ? `${game.id}:${reading.index}:${reading.t}` : null;
+    if (readingKey !== renderReading.key) { renderReading.key = readingKey; fixIndex = null; }
     if (!reading) return;
     const dice = $("reading-dice");
     dice.replaceChildren();
@@ -219,7 +264,9 @@
     const box = $("chance");
     box.hidden = !request || game.over;
     if (!request) { chanceValues = []; return; }
-    const key = `${game.id}:${game.history_count}:${request.kind}:${question ? question.text : ""}`;
+    // A new roll asked about (thrown again) is a new entry, even when it is asked about in the same words.
+    const asking = question ? `${question.text}:${question.t ?? ""}:${question.reading ? question.reading.t : ""}` : "";
+    const key = `${game.id}:${game.history_count}:${request.kind}:${asking}`;
     if (key !== renderChance.key) { chanceValues = []; renderChance.key = key; renderChance.prefilled = false; }
     const count = request.count;
     $("chance-title").textContent = question && question.kind === "dice" ? "Tap the dice as they lie" : chanceTitle(game.chance);
@@ -300,6 +347,7 @@
     shown.forEach((entry, i) => {
       const attrs = { class: "move" + (entry.best ? " best" : ""), "data-key": "move:" + entry.move.text,
         onclick: () => send({ do: "play", action: entry.move.action }) };
+      if (grid) attrs["aria-label"] = entry.move.text;  // the short label alone ("3") says nothing to a screen reader
       if (entry.note && entry.note.chance !== undefined) attrs["data-chance"] = entry.note.chance;
       if (entry.note && entry.note.kind) attrs["data-odds"] = entry.note.kind;
       const button = el("button", attrs);
@@ -610,7 +658,12 @@
       const response = await fetch("/api/tray", { method: "POST", headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ tray }) });
       const body = await response.json();
-      toast(response.ok ? (body.warning || "Tray set.") : body.message);
+      if (!response.ok && body.join) {
+        const joined = await join();
+        if (joined === true) return setTray();
+        if (joined === "refused") return;
+      }
+      toast(response.ok ? (body.warning || "Tray set.") : (body.message || body.error || "That did not work."));
     } catch (err) { toast("The companion cannot be reached."); }
   }
 
@@ -654,13 +707,16 @@
   $("back-to-game").addEventListener("click", showGame);
   $("chance-send").addEventListener("click", async () => {
     const values = chanceValues.slice();
+    const step = view && view.step;
     chanceValues = [];
-    if (!(await send({ do: "dice", values }))) { chanceValues = values; render(view); }
+    // refused: the dice tapped stay to be fixed, unless the game moved on (they were for the step before)
+    if (!(await send({ do: "dice", values })) && view && view.step === step) { chanceValues = values; render(view); }
   });
   $("tray-set").addEventListener("click", setTray);
   $("camera-box").querySelector("details").addEventListener("toggle", showTray);
   loadGames();
   loadShare();
   connect();
+  checkStream();
   refreshCamera();
 })();

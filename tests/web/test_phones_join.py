@@ -1,0 +1,93 @@
+"""A phone that has not joined taps; the page asks for the join code and sends the tap again. The tap must
+still be the one made on the game the phone showed, not on whatever the game became while the code was typed."""
+from tests.web.test_browser import browser  # noqa: F401
+import companion.web.joincode as joincode
+from companion.web.joincode import JoinCodes, install
+
+from tests.web.test_browser import open_page
+
+START = {"do": "start", "game": "mountain-goats", "players": [{"name": "Ada"}, {"name": "Ben"}]}
+
+
+def test_a_tap_sent_again_after_the_join_code_is_refused_if_the_game_moved_on_meanwhile(browser, served, service,
+                                                                                           tmp_path, monkeypatch):
+    monkeypatch.setattr(joincode, "is_own_screen", lambda address: False)  # the browser is a phone, not the Pi
+    base, app = served()
+    codes = JoinCodes(tmp_path / "join")
+    install(app, codes)
+    table = service.table
+    assert table.request(START).ok
+    assert table.request({"do": "dice", "values": [1, 2, 3, 4]}).ok  # Ada's roll: the phone shows it
+    page, errors = open_page(browser, base, "phone")
+    try:
+        page.wait_for_function("window.companionView.game.history_count === 1")
+
+        def typing_the_code(dialog):
+            # while the child types the code, Ada's move is tapped on Ben's (joined) phone
+            assert table.request({"do": "play", "action": {"kind": "move", "steps": [], "big": []}}).ok
+            page.wait_for_timeout(300)
+            dialog.accept(codes.code)
+
+        page.on("dialog", typing_the_code)
+        page.click("#undo")  # meant: take back Ada's roll, the last step this phone shows
+        page.wait_for_timeout(1500)
+        texts = [step["text"] for step in table.view()["game"]["history"]]
+        assert len(texts) == 2, f"the undo tapped on Ada's roll took back Ben's phone's move instead: {texts}"
+        assert page.is_visible("#toast") and "moved on" in page.text_content("#toast-text")
+    finally:
+        page.close()
+
+
+def test_setting_the_tray_on_a_phone_that_has_not_joined_says_why_it_did_not_work(browser, served, service,
+                                                                                   tmp_path, monkeypatch):
+    """The refusal says "enter the join code" in its `error` field; the tray button shows `message` only: an
+    empty red box, and no way to join from there."""
+    monkeypatch.setattr(joincode, "is_own_screen", lambda address: False)
+
+    class Camera:
+        tray = None
+
+        def latest_jpeg(self):
+            return None
+
+        def set_tray(self, box):
+            self.tray = box
+
+    service.camera = Camera()
+    base, app = served()
+    install(app, JoinCodes(tmp_path / "join"))
+    page, errors = open_page(browser, base, "phone")
+    try:
+        page.on("dialog", lambda dialog: dialog.dismiss())
+        page.click("#camera-box summary")
+        page.fill("#tray", "10, 20, 300, 200")
+        page.click("#tray-set")
+        page.wait_for_selector("#toast:not([hidden])")
+        assert "join" in page.text_content("#toast-text"), \
+            f"the message shown: {page.text_content('#toast-text')!r}"
+    finally:
+        page.close()
+
+
+def test_a_wrong_join_code_is_said_to_be_wrong(browser, served, service, tmp_path, monkeypatch):
+    """The page asks for the code, the child types it wrong: the answer "That is not the join code" is shown
+    for an instant and replaced by the first refusal, "enter the join code" (which the child just did); after
+    ten wrong codes, "wait a minute" is hidden the same way."""
+    monkeypatch.setattr(joincode, "is_own_screen", lambda address: False)
+    base, app = served()
+    codes = JoinCodes(tmp_path / "join")
+    install(app, codes)
+    assert service.table.request(START).ok
+    page, errors = open_page(browser, base, "phone")
+    try:
+        wrong = "000000" if codes.code != "000000" else "111111"
+        page.on("dialog", lambda dialog: dialog.accept(wrong))
+        page.wait_for_selector("#chance-faces button")
+        for _ in range(4):
+            page.locator("#chance-faces button").nth(0).click()
+        page.click("#chance-send")
+        page.wait_for_selector("#toast:not([hidden])")
+        page.wait_for_timeout(300)
+        assert "not the join code" in page.text_content("#toast-text"), page.text_content("#toast-text")
+    finally:
+        page.close()
