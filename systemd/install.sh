@@ -126,6 +126,15 @@ create_user() {
     fi
 }
 
+# The fingerprint of an install: the constraints ($1), the source, and the packages the environment holds, so
+# that a package changed there by hand (`pip install numpy`) is put back as pinned by the next run.
+install_stamp() {
+    (cat "$1"
+     find "$(at $VENV)/lib" -maxdepth 3 -name '*.dist-info' -printf '%f\n' 2>/dev/null | sort
+     cd "$SRC" && find companion models pyproject.toml -type f -not -path '*/__pycache__/*' -print0 | sort -z | xargs -0 sha256sum) |
+        sha256sum | cut -d' ' -f1
+}
+
 install_venv() {
     local codename=$1 stamp want
     if [ ! -x "$(at $VENV)/bin/python" ]; then
@@ -133,9 +142,7 @@ install_venv() {
         python3 -m venv --system-site-packages "$(at $VENV)"
     fi
     constraints_for "$codename" > "$(at $PREFIX)/constraints.txt.new"
-    want=$( (cat "$(at $PREFIX)/constraints.txt.new"
-             cd "$SRC" && find companion models pyproject.toml -type f -not -path '*/__pycache__/*' -print0 | sort -z | xargs -0 sha256sum) |
-           sha256sum | cut -d' ' -f1)
+    want=$(install_stamp "$(at $PREFIX)/constraints.txt.new")
     stamp=$(at $PREFIX/installed.sha256)
     if [ -f "$stamp" ] && [ "$(cat "$stamp")" == "$want" ]; then
         rm -f "$(at $PREFIX)/constraints.txt.new"
@@ -144,7 +151,7 @@ install_venv() {
     mv "$(at $PREFIX)/constraints.txt.new" "$(at $PREFIX)/constraints.txt"
     say "installing the companion into $VENV"
     "$(at $VENV)/bin/pip" install --quiet --disable-pip-version-check -c "$(at $PREFIX)/constraints.txt" "$SRC"
-    echo "$want" > "$stamp"
+    install_stamp "$(at $PREFIX)/constraints.txt" > "$stamp"
     return 0
 }
 
