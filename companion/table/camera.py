@@ -94,8 +94,9 @@ class CameraFeed:
                 why = str(exc) or type(exc).__name__
                 if not self.live or _support_missing(exc):
                     log.warning("the camera stopped: %s", why)
-                    self.sink(CameraHealth(t=time.monotonic_ns(), state="missing",
-                                           message=f"no camera: {why}. Type the dice on the page instead."))
+                    # Said as the feed's own word, so that the watchdog does not call the camera that never
+                    # started "stuck" (the ribbon cable) 5 s later over the cause named here.
+                    self._say("missing", f"no camera: {why}. Type the dice on the page instead.")
                     return
                 if self._stopping.is_set():
                     return
