@@ -59,6 +59,20 @@ def positive_number(text: str) -> float:
     return value
 
 
+# A playback speed: slower than a thousandth of real time waits hours between two rolls, and a speed so small
+# that a recorded gap divided by it overflows time.sleep crashed the replay with a traceback.
+SPEED_RANGE = (0.001, 1000.0)
+
+
+def speed_factor(text: str) -> float:
+    """argparse type of --speed and --demo-speed: a finite number within SPEED_RANGE."""
+    value = positive_number(text)
+    low, high = SPEED_RANGE
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"must be from {low:g} to {high:g} times real time, got {text!r}")
+    return value
+
+
 def port_number(text: str) -> int:
     """argparse type of --port: the range the settings allow for service.port (0: any free port)."""
     from .config import RANGES

@@ -80,7 +80,14 @@ SCHEMA: dict[str, dict[str, tuple[type, Any, str]]] = {
 # Settings that take only some values of their type: refused at load, naming the key and the choices.
 CHOICES: dict[tuple[str, str], tuple[Any, ...]] = {
     ("camera", "rotate"): (0, 90, 180, 270),
+    ("sensors", "backend"): ("gpio", "hub", "mock", "none"),
 }
+
+# waitress gets at least this many worker threads, whatever service.threads says (web/cli_serve.py).
+MIN_THREADS = 4
+
+# Settings that name a file or folder: "~" is the home folder, as in a shell.
+PATHS = {("service", "state_dir"), ("sensors", "pin_map"), ("camera", "source")}
 
 # Numbers that make sense only in a range (inclusive; None: no bound), refused at load like CHOICES.
 RANGES: dict[tuple[str, str], tuple[int | None, int | None]] = {
@@ -125,6 +132,8 @@ def _coerce(section: str, key: str, value: Any) -> Any:
     if (low is not None and value < low) or (high is not None and value > high):
         bounds = f"from {low} to {high}" if high is not None else f"at least {low}"
         raise BadSettings(f"setting {section}.{key} must be {bounds}, got {value!r}")
+    if (section, key) in PATHS and value.startswith("~"):
+        value = os.path.expanduser(value)
     return value
 
 
@@ -137,8 +146,14 @@ def load_settings(path: str | Path | None = None, env: Mapping[str, str] | None 
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise BadSettings(f"cannot read settings file {path}: {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise BadSettings(f"settings file {path} is not a text file: {RESTORE}") from None
+        except UnicodeDecodeError as exc:
+            data = Path(path).read_bytes()
+            if b"\0" in data.strip(EMPTY_CHARS.encode()) or exc.start == 0:  # a damaged file, not a typed letter
+                raise BadSettings(f"settings file {path} is not a text file: {RESTORE}") from None
+            line = data.count(b"\n", 0, exc.start) + 1
+            raise BadSettings(f"settings file {path} line {line} holds a character that is not UTF-8 "
+                              f"(byte {data[exc.start]:#04x}): save the file as UTF-8, or retype that "
+                              "character") from None
         if not text.strip(EMPTY_CHARS):
             # Written by hand it would hold at least a comment; empty (or zeros) is what a power cut
             # leaves of a file written just before it. Read as "all defaults" it would move the page to
@@ -154,11 +169,15 @@ def load_settings(path: str | Path | None = None, env: Mapping[str, str] | None 
     for name, value in env.items():
         if name.startswith("COMPANION_") and name.count("_") >= 2:
             _, section, key = name.lower().split("_", 2)
-            if section in SCHEMA:
-                from_env.setdefault(section, {})[key] = value
+            if section not in SCHEMA:
+                raise BadSettings(f"unknown environment variable {name}: settings are COMPANION_<SECTION>_<KEY> "
+                                  f"with a section of {', '.join(s.upper() for s in SCHEMA)}")
+            from_env.setdefault(section, {})[key] = value
     layers.append(from_env)
     layers.append(overrides or {})
     for layer in layers:
+        where = (lambda s, k: f" (from the environment variable COMPANION_{s.upper()}_{k.upper()})") \
+            if layer is from_env else (lambda s, k: "")
         for section, keys in layer.items():
             if section not in SCHEMA:
                 raise BadSettings(f"unknown settings section [{section}]; known: {', '.join(SCHEMA)}")
@@ -166,6 +185,15 @@ def load_settings(path: str | Path | None = None, env: Mapping[str, str] | None 
                 raise BadSettings(f"settings section [{section}] must be a table")
             for key, value in keys.items():
                 if key not in SCHEMA[section]:
-                    raise BadSettings(f"unknown setting {section}.{key}; known: {', '.join(SCHEMA[section])}")
-                values[section][key] = _coerce(section, key, value)
+                    raise BadSettings(f"unknown setting {section}.{key}{where(section, key)}; "
+                                      f"known: {', '.join(SCHEMA[section])}")
+                try:
+                    values[section][key] = _coerce(section, key, value)
+                except BadSettings as exc:
+                    raise BadSettings(f"{exc}{where(section, key)}") from None
+    service = values["service"]
+    threads = max(MIN_THREADS, service["threads"])
+    if service["max_streams"] >= threads:
+        raise BadSettings(f"setting service.max_streams ({service['max_streams']}) must be below service.threads "
+                          f"({threads}): every open page holds a thread")
     return Settings(values)

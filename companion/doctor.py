@@ -72,7 +72,9 @@ def check_settings(path: Path | None) -> tuple[Check, Settings | None]:
     try:
         settings = load_settings(path)
     except BadSettings as exc:
-        return Check("settings", FAIL, str(exc), f"edit {path} (its comments explain every key)"), None
+        fix = "fix or unset the environment variable named above" if "environment variable" in str(exc) \
+            else f"edit {path} (its comments explain every key)"
+        return Check("settings", FAIL, str(exc), fix), None
     where = str(path) if path else "the defaults (no settings file)"
     return Check("settings", OK, f"read {where}"), settings
 

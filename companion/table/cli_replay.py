@@ -20,13 +20,13 @@ import sys
 import tempfile
 import threading
 
-from ..cli import CliError, port_number, positive_number
+from ..cli import CliError, port_number, speed_factor
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("directory", help="a recorded session (a directory with events.jsonl)")
     parser.add_argument("--fast", action="store_true", help="as fast as possible instead of in real time")
-    parser.add_argument("--speed", type=positive_number, default=1.0,
+    parser.add_argument("--speed", type=speed_factor, default=1.0,
                         help="real-time playback speed factor (default 1)")
     parser.add_argument("--state-dir", help="keep the journal here (default: a temporary directory)")
     parser.add_argument("--resume", action="store_true", help="continue an interrupted replay in --state-dir")

@@ -108,10 +108,10 @@ class RecordedTruthReader:
 def make_reader(kind: str, directory: str | Path):
     if kind == "truth":
         return RecordedTruthReader(directory)
-    from ..vision.readers import UnknownReader, get_reader
+    from ..vision.readers import UnknownReader, get_reader, taught_dice_folder
 
     try:
-        return get_reader(kind)
+        return get_reader(kind) if kind == "pips" else get_reader(kind, state_dir=taught_dice_folder())
     except UnknownReader as exc:
         raise RereadError(str(exc)) from None
 
@@ -155,11 +155,11 @@ def reread_frames(directory: str | Path, setup: CameraSetup, reader=None,
 def _zones(text: str):
     if not text.strip():
         return ()
-    from ..vision.readers import get_zone_reader
+    from ..vision.readers import get_zone_reader, taught_dice_folder
     from ..vision.zones import ZoneTracker, parse_zone
 
     zones = [parse_zone(part.strip()) for part in text.split(";") if part.strip()]
-    return ZoneTracker(zones, make_reader=get_zone_reader)
+    return ZoneTracker(zones, make_reader=lambda kind: get_zone_reader(kind, taught_dice_folder()))
 
 
 def with_reread_camera(recorded: list[Event], reread: list[Event]) -> list[Event]:

@@ -130,10 +130,10 @@ def run(args) -> int:
 
 
 def _read(args, tray) -> int:
-    from .readers import UnknownReader, get_reader
+    from .readers import UnknownReader, get_reader, taught_dice_folder
 
     try:
-        reader = get_reader(args.dice)
+        reader = get_reader(args.dice) if args.dice == "pips" else get_reader(args.dice, state_dir=taught_dice_folder())
     except UnknownReader as exc:
         raise CliError(str(exc)) from None
     if args.camera:

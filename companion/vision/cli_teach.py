@@ -5,7 +5,7 @@
     companion teach fruit --status                   what is taught, what is missing
     companion teach fruit --forget banana            drop one face's examples (or `all`)
 
-Examples live in the state directory (--state-dir, default the companion's), per box (--box). Re-teaching
+Examples live in the state directory (--state-dir, default the companion's). Re-teaching
 a face replaces its examples (--add keeps them). A refused teach changes nothing.
 """
 from __future__ import annotations
@@ -19,15 +19,15 @@ KINDS = ("fruit", "matcho")
 
 def add_arguments(parser) -> None:
     parser.add_argument("kind", choices=KINDS, help="which dice: fruit or matcho")
-    parser.add_argument("--face", nargs="+", metavar="FACE IMAGE",
-                        help="a face (a fruit name, matcho or blank), then photos of dice showing it")
+    parser.add_argument("--face", nargs="+", action="append", metavar=("FACE", "IMAGE"),
+                        help="a face (a fruit name, matcho or blank), then photos of dice showing it; one face "
+                             "per command")
     parser.add_argument("--add", action="store_true", help="add to the face's examples instead of replacing them")
     parser.add_argument("--camera", metavar="SOURCE", help="teach live: picamera2, usb:N, a video or a folder")
     parser.add_argument("--shots", type=int, default=1, help="frames taken per face with --camera (default 1)")
     parser.add_argument("--status", action="store_true", help="show what is taught and what is missing")
     parser.add_argument("--forget", metavar="FACE", help="drop the examples of FACE, or `all`")
     parser.add_argument("--state-dir", help="where taught dice are kept (default: the companion's state directory)")
-    parser.add_argument("--box", default="default", help="which box of dice (default: default)")
 
 
 def _store(args):
@@ -43,8 +43,8 @@ def _store(args):
         if there is not None and not there.is_dir():
             what = "" if there == state_dir else f" ({there} is a file)"
             raise CliError(f"the state directory {state_dir} is not a directory{what}")
-        return TeachStore(state_dir, args.box)
-    except ValueError as exc:  # a bad box name or settings file
+        return TeachStore(state_dir)
+    except ValueError as exc:  # a bad settings file
         raise CliError(str(exc)) from None
 
 
@@ -82,7 +82,7 @@ def _forget(store, kind: str, face: str) -> int:
         check_face(kind, face)
         examples.pop(face, None)
     store.save(kind, examples)
-    print(f"forgot {'every face' if face == 'all' else face} of the {kind} dice in box {store.box!r}")
+    print(f"forgot {'every face' if face == 'all' else face} of the {kind} dice")
     return 0
 
 
@@ -122,6 +122,10 @@ def run(args) -> int:
     modes = sum(bool(x) for x in (args.face, args.camera, args.status, args.forget))
     if modes != 1:
         raise CliError("give one of: --face FACE IMAGE..., --camera SOURCE, --status, --forget FACE")
+    if args.face and len(args.face) > 1:  # a second --face replaced the first without a word
+        raise CliError(f"one --face per command (got {', '.join(f[0] for f in args.face)}): teach each face in "
+                       "its own `companion teach` command; nothing was changed")
+    args.face = args.face[0] if args.face else None
     if args.shots < 1:
         raise CliError("--shots must be at least 1")
     store = _store(args)

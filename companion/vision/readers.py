@@ -32,6 +32,17 @@ def get_reader(kind: str = "pips", **options):
     raise UnknownReader(f"unknown dice kind {kind!r}; choose from: {', '.join(KINDS)}")
 
 
+def taught_dice_folder():
+    """Where `companion teach` keeps the dice it was taught: the settings' state directory (service.state_dir),
+    so that `companion read --dice fruit` and `replay --frames --reader fruit` read what teach wrote."""
+    from ..config import BadSettings, default_state_dir, load_settings, settings_file
+
+    try:
+        return load_settings(settings_file()).state_dir
+    except BadSettings:
+        return default_state_dir()
+
+
 def get_zone_reader(kind: str, state_dir=None):
     """The reader a zone of `kind` (`camera.zones`) reads with, live and when a recording is re-read: the
     symbol dice taught in `state_dir`, or pip dice, which need nothing taught."""

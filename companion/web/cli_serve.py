@@ -7,7 +7,8 @@ import math
 import signal
 import socket
 
-from ..cli import CliError, port_number, positive_number
+from ..cli import CliError, port_number, speed_factor
+from ..config import MIN_THREADS
 
 
 def add_arguments(parser) -> None:
@@ -17,7 +18,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--host", help="address to listen on (default: service.host)")
     parser.add_argument("--port", type=port_number, help="port (default: service.port)")
     parser.add_argument("--state-dir", help="where games are kept (default: service.state_dir)")
-    parser.add_argument("--demo-speed", type=positive_number, default=1.0,
+    parser.add_argument("--demo-speed", type=speed_factor, default=1.0,
                         help="demo playback speed (default 1.0 = real time)")
 
 
@@ -130,11 +131,8 @@ def listen(app, host: str, port: int, threads: int):
 def run(args, tap=None, record_dir=None) -> int:
     settings, service, app, watchdog = build(args, tap, record_dir)
     host, port = settings["service"]["host"], settings["service"]["port"]
-    threads = max(4, settings["service"]["threads"])
+    threads = max(MIN_THREADS, settings["service"]["threads"])  # load_settings keeps max_streams below it
     try:
-        if settings["service"]["max_streams"] >= threads:
-            raise CliError(f"service.max_streams ({settings['service']['max_streams']}) must be below "
-                           f"service.threads ({threads}): every open page holds a thread")
         server = listen(app, host, port, threads)
     except CliError:
         service.stop()  # closes the journal the service opened; nothing was started
