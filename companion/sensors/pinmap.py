@@ -6,6 +6,7 @@ Each sensor has a Raspberry Pi GPIO (BCM numbering) for the "gpio" backend and/o
 """
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import json
 import re
@@ -89,11 +90,10 @@ def load_pin_map(path: str | Path | None = None) -> PinMap:
     """Read and validate a pin map file; `None` or "" reads the shipped hardware/pinmap.json."""
     path = Path(path) if path else SHIPPED_PIN_MAP
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise PinMapError(f"cannot read pin map {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise PinMapError(f"pin map {path} is not a text file") from None
+    text = _utf8_text(raw, path)
     if not text.strip(" \t\r\n\0"):  # what a power cut leaves of a file written just before it
         raise PinMapError(f"pin map {path} is empty (likely a power cut while it was written): restore it from "
                           f"the shipped hardware/pinmap.json in the companion's source (then edit it to your "
@@ -103,6 +103,21 @@ def load_pin_map(path: str | Path | None = None) -> PinMap:
     except json.JSONDecodeError as exc:
         raise PinMapError(f"pin map {path} is not valid JSON: {exc}") from None
     return parse_pin_map(data, str(path))
+
+
+def _utf8_text(raw: bytes, path: Path) -> str:
+    """The file's text, read as UTF-8 with or without the byte-order mark Windows Notepad puts in front."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            raise PinMapError(f"pin map {path} is saved as UTF-16 (Notepad's \"Unicode\"): save it as UTF-8") from None
+        if b"\0" in raw.strip(b" \t\r\n\0"):
+            raise PinMapError(f"pin map {path} is not a text file") from None
+        text = exc.object  # after the byte-order mark, which exc.start counts from
+        line = text.count(b"\n", 0, exc.start) + 1
+        raise PinMapError(f"pin map {path} line {line} holds a character that is not UTF-8 (byte "
+                          f"{text[exc.start]:#04x}): save the file as UTF-8, or retype that character") from None
 
 
 def parse_pin_map(data: Any, source: str = "<pin map>") -> PinMap:
