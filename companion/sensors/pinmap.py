@@ -37,6 +37,12 @@ PICO_GP = tuple(range(0, 23)) + (26, 27, 28)
 
 _FIELDS = {"name", "kind", "opening", "gpio", "pico_gp", "active", "pull", "debounce_ms", "alarm_after_s", "note"}
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,15}$")
+# Names the page's health messages already use for something other than a sensor (key "sensor:<name>"):
+# a sensor so named would have its messages overwritten by theirs, and theirs by its.
+RESERVED_NAMES = {
+    "hub": "the sensor hub's link reports its own health under that name",
+    "kit": "the service reports the whole sensor kit's health under that name",
+}
 
 
 class PinMapError(ValueError):
@@ -146,6 +152,9 @@ def _parse_sensor(entry: Any, index: int, fail) -> SensorPins:
     name = entry.get("name")
     if not isinstance(name, str) or not _NAME.match(name):
         raise fail(f"{where}.name must be lower-case letters, digits or _ (at most 16), got {name!r}")
+    if name in RESERVED_NAMES:
+        raise fail(f"sensor {name!r}: the name {name!r} is reserved ({RESERVED_NAMES[name]}); "
+                   f"choose another, like {name}1")
     where = f"sensor {name!r}"
     unknown = set(entry) - _FIELDS
     if unknown:

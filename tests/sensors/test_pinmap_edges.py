@@ -1,7 +1,18 @@
 """The pin map as people really save it, and `companion sensors test` run from wherever they are."""
+import copy
+import json
+
 import pytest
 
-from companion.sensors.pinmap import SHIPPED_PIN_MAP, PinMapError, load_pin_map
+from companion.sensors.pinmap import SHIPPED_PIN_MAP, PinMapError, load_pin_map, parse_pin_map
+
+SHIPPED = json.loads(SHIPPED_PIN_MAP.read_text(encoding="utf-8"))
+
+
+def renamed(index: int, name: str) -> dict:
+    data = copy.deepcopy(SHIPPED)
+    data["sensors"][index]["name"] = name
+    return data
 
 
 def test_a_pin_map_saved_with_a_byte_order_mark_is_read(tmp_path):
@@ -24,3 +35,13 @@ def test_a_pin_map_that_is_not_utf8_names_the_file_and_the_fix(tmp_path):
     path.write_bytes(SHIPPED_PIN_MAP.read_text(encoding="utf-8").encode("utf-16"))
     with pytest.raises(PinMapError, match="is saved as UTF-16 .*: save it as UTF-8"):
         load_pin_map(path)
+
+
+@pytest.mark.parametrize("name", ["hub", "kit"])
+def test_a_sensor_named_like_the_services_own_health_reports_is_refused(name):
+    """The hub link reports its health as sensor "hub" and the service its sensors' as "kit": a sensor of
+    that name would have its messages overwritten on the page by theirs, and the other way round."""
+    with pytest.raises(PinMapError) as caught:
+        parse_pin_map(renamed(1, name), "pins.json")
+    message = str(caught.value)
+    assert f"sensor {name!r}" in message and "name" in message and "reserved" in message, message
