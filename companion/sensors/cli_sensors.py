@@ -5,12 +5,16 @@ two gates at once) so the printout can be seen and tested without hardware.
 """
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 import queue
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Iterator
 
 from ..events import Event, SensorHealth
 from .kit import BACKENDS, SensorKit
@@ -54,6 +58,14 @@ def run(args) -> int:
     backend = args.backend or section["backend"]
     if backend in ("gpio", "hub"):
         require_hardware_free("the sensors" if backend == "gpio" else "the sensor hub", settings.state_dir)
+    with lgpio_work_dir(load_lgpio=backend == "gpio"):
+        return _test(args, settings, pin_map, backend)
+
+
+def _test(args, settings, pin_map: PinMap, backend: str) -> int:
+    from ..cli import CliError
+
+    section = settings["sensors"]
     events: queue.Queue[Event] = queue.Queue()
     try:
         kit = SensorKit(pin_map, events, backend=backend, hub_port=args.hub_port or section["hub_port"])
@@ -96,6 +108,38 @@ def run(args) -> int:
     states = "" if hub_connected(kit, backend) is False else f"; states: {state_line(kit, backend)}"
     print(f"stopped: {summary}{states}" + (f"; FAILED: {trouble}" if trouble else ""))
     return 1 if trouble else 0
+
+
+@contextlib.contextmanager
+def lgpio_work_dir(load_lgpio: bool) -> Iterator[None]:
+    """A folder lgpio (gpiozero's pin library on a Pi 5) can write its notification pipe `.lgd-nfyN` in.
+
+    lgpio makes the pipe in $LG_WD, else in the current folder: run from a folder the user cannot write
+    (/, another user's home), every sensor failed to open (gpiozero issue #1106). Unless LG_WD is set (the
+    service's unit sets it), it is a fresh temporary folder while the test runs. lgpio's Python side opens
+    the pipe by its bare name, in the current folder, once, when it is imported: so it is imported here,
+    from inside LG_WD, and the command then goes on in the folder it was started in."""
+    given = os.environ.get("LG_WD")
+    with contextlib.ExitStack() as cleanup:
+        if not given:
+            folder = cleanup.enter_context(tempfile.TemporaryDirectory(prefix="companion-lgpio-"))
+            os.environ["LG_WD"] = folder
+            cleanup.callback(os.environ.pop, "LG_WD", None)
+        if load_lgpio:
+            _import_lgpio_in(os.environ["LG_WD"])
+        yield
+
+
+def _import_lgpio_in(folder: str) -> None:
+    here = os.getcwd()
+    try:
+        os.chdir(folder)
+        import lgpio  # noqa: F401
+    except Exception:  # noqa: BLE001 - not installed, or not working: gpiozero says so per sensor
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            os.chdir(here)
 
 
 def hub_connected(kit, backend: str) -> bool | None:

@@ -1,6 +1,8 @@
 """The pin map as people really save it, and `companion sensors test` run from wherever they are."""
 import copy
 import json
+import os
+import sys
 
 import pytest
 
@@ -45,3 +47,81 @@ def test_a_sensor_named_like_the_services_own_health_reports_is_refused(name):
         parse_pin_map(renamed(1, name), "pins.json")
     message = str(caught.value)
     assert f"sensor {name!r}" in message and "name" in message and "reserved" in message, message
+
+
+def test_lgpio_gets_a_writable_folder_when_sensors_test_runs_from_one_it_cannot_write(run_cli, monkeypatch,
+                                                                                      tmp_path):
+    """On a Pi 5 gpiozero's lgpio makes its notification pipe in $LG_WD, else in the current folder: run from
+    / (or any folder the user cannot write) every sensor failed to open. The backend now sees LG_WD set."""
+    from companion.sensors import gpio_backend
+
+    seen: dict[str, object] = {}
+    start = gpio_backend.MockGpioBackend.start
+
+    def start_and_look(self, kit):
+        folder = seen["LG_WD"] = os.environ.get("LG_WD")
+        seen["writable"] = bool(folder) and os.path.isdir(folder) and os.access(folder, os.W_OK)
+        seen["cwd"] = os.getcwd()
+        return start(self, kit)
+
+    monkeypatch.delenv("LG_WD", raising=False)
+    monkeypatch.setattr(gpio_backend.MockGpioBackend, "start", start_and_look)
+    unwritable = tmp_path / "read-only"
+    unwritable.mkdir(mode=0o555)
+    monkeypatch.chdir(unwritable)
+    code, out, err = run_cli("sensors", "test", "--backend", "mock", "--pin-map", str(SHIPPED_PIN_MAP),
+                             "--seconds", "0.2")
+    assert code == 0, err
+    assert seen["writable"], seen
+    assert os.path.realpath(seen["LG_WD"]) != os.path.realpath(unwritable)
+    assert seen["cwd"] == str(unwritable), "the command still runs where it was started"
+    assert "LG_WD" not in os.environ and not os.path.exists(seen["LG_WD"]), "the folder is gone afterwards"
+
+
+def test_an_lg_wd_the_user_set_is_kept(run_cli, monkeypatch, tmp_path):
+    from companion.sensors import gpio_backend
+
+    seen: dict[str, str | None] = {}
+    start = gpio_backend.MockGpioBackend.start
+
+    def start_and_look(self, kit):
+        seen["LG_WD"] = os.environ.get("LG_WD")
+        return start(self, kit)
+
+    monkeypatch.setenv("LG_WD", str(tmp_path))
+    monkeypatch.setattr(gpio_backend.MockGpioBackend, "start", start_and_look)
+    code, _, err = run_cli("sensors", "test", "--backend", "mock", "--seconds", "0.2")
+    assert code == 0, err
+    assert seen["LG_WD"] == str(tmp_path)
+
+
+def test_lgpio_opens_its_pipe_from_its_own_folder(run_cli, monkeypatch, tmp_path):
+    """lgpio's C side makes the pipe `$LG_WD/.lgd-nfyN`, but its Python side opens `.lgd-nfyN` in the
+    current folder, once, when it is imported: it is imported from inside LG_WD. A stand-in lgpio module
+    notes the folder it was imported from."""
+    fake = tmp_path / "fake-lgpio"
+    fake.mkdir()
+    (fake / "lgpio.py").write_text("import os\nIMPORTED_IN = os.getcwd()\n")
+    monkeypatch.syspath_prepend(str(fake))
+    monkeypatch.delitem(sys.modules, "lgpio", raising=False)
+    monkeypatch.delenv("LG_WD", raising=False)
+    start_dir = tmp_path / "here"
+    start_dir.mkdir()
+    monkeypatch.chdir(start_dir)
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    saved = Device.pin_factory
+    Device.pin_factory = MockFactory()
+    try:
+        code, out, err = run_cli("sensors", "test", "--backend", "gpio", "--pin-map", str(SHIPPED_PIN_MAP),
+                                 "--seconds", "0.2")
+        imported = sys.modules.get("lgpio")
+        assert imported is not None and hasattr(imported, "IMPORTED_IN"), (code, out, err)
+        assert os.path.realpath(imported.IMPORTED_IN) != os.path.realpath(start_dir)
+        assert os.getcwd() == str(start_dir)
+        assert code == 0, err
+    finally:
+        Device.pin_factory.reset()
+        Device.pin_factory = saved
+        sys.modules.pop("lgpio", None)
