@@ -108,8 +108,10 @@ class RecordedTruthReader:
 def make_reader(kind: str, directory: str | Path):
     if kind == "truth":
         return RecordedTruthReader(directory)
-    from ..vision.readers import UnknownReader, get_reader, taught_dice_folder
+    from ..vision.readers import KINDS, UnknownReader, get_reader, taught_dice_folder
 
+    if kind not in KINDS:
+        raise RereadError(f"unknown dice reader {kind!r}; choose from: {', '.join(KINDS + ('truth',))}")
     try:
         return get_reader(kind) if kind == "pips" else get_reader(kind, state_dir=taught_dice_folder())
     except UnknownReader as exc:
