@@ -8,6 +8,7 @@ tests all see one stream.
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import Any, ClassVar, Mapping
 
 
@@ -42,18 +43,27 @@ class DieReading:
             raise BadEvent(f"a die is a JSON object, got {data!r}"[:200])
         for name, size in (("center", 2), ("box", 4)):
             place = data.get(name)
-            if not isinstance(place, list) or len(place) != size or \
-                    not all(isinstance(c, (int, float)) and not isinstance(c, bool) for c in place):
+            if not isinstance(place, list) or len(place) != size or not all(_is_finite(c) for c in place):
                 raise BadEvent(f"a die's {name} is {size} numbers, got {place!r}"[:200])
         if isinstance(data.get("value"), bool) or not isinstance(data.get("value"), (int, str)):
             raise BadEvent(f"a die's value is a number or a name, got {data.get('value')!r}"[:200])
+        confidence = data.get("confidence")
+        if not _is_finite(confidence) or not 0 <= confidence <= 1:
+            raise BadEvent(f"a die's confidence is a number from 0 to 1, got {confidence!r}"[:200])
         return cls(
             value=data["value"],
             center=tuple(data["center"]),
             box=tuple(data["box"]),
-            confidence=float(data["confidence"]),
+            confidence=float(confidence),
             unsure=bool(data.get("unsure", False)),
         )
+
+
+def _is_finite(value: Any) -> bool:
+    """A JSON number that other programs can read back: not true/false, not infinity (1e999) or NaN."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return isinstance(value, int) or math.isfinite(value)  # a huge int is finite, and too large for isfinite
 
 
 @dataclasses.dataclass(frozen=True)
