@@ -341,13 +341,17 @@ def open_camera(settings, sink: Callable[[Event], Any], record_dir=None, last_ro
     try:
         from ..vision.live import DicePipeline
         from ..vision.readers import get_reader
-        from ..vision.tray import tray_text
+        from ..vision.tray import BadTray, tray_text
         from .tray_choice import TrayChoice
     except ModuleNotFoundError as exc:
         raise CameraUnavailable(f"the camera pipeline is not part of this build ({exc.name} is missing)") from None
     camera = settings["camera"]
     tray_choice = TrayChoice(settings.state_dir, camera["tray"])
-    tray = tray_choice.current()
+    try:
+        tray = tray_choice.current()
+    except BadTray as exc:
+        raise CameraUnavailable(f"setting camera.tray is {exc.text!r}: {exc.problem}; fix it in the settings "
+                                "file and restart the companion (`companion doctor` checks it)") from None
     recorder = None
     if record_dir is not None:
         from ..vision.recording import FrameRecorder

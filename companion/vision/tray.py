@@ -12,6 +12,15 @@ def is_auto(text: str | None) -> bool:
     return text is not None and text.strip().lower() in ("", "auto")
 
 
+class BadTray(ValueError):
+    """A tray that is not one: "bad tray TEXT: PROBLEM"; `problem` says what a good one looks like."""
+
+    def __init__(self, text: str, problem: str):
+        super().__init__(f"bad tray {text!r}: {problem}")
+        self.text = text
+        self.problem = problem
+
+
 def parse_tray(text: str | None) -> Box | None:
     """None for "auto" (or empty): no box given (found on its own where that is asked for, else the whole
     frame); else "x0,y0,x1,y1" in pixels."""
@@ -20,12 +29,11 @@ def parse_tray(text: str | None) -> Box | None:
     try:
         x0, y0, x1, y1 = (int(float(v)) for v in text.split(","))
     except ValueError:
-        raise ValueError(f"bad tray {text!r}: expected auto or x0,y0,x1,y1 in pixels, like 100,80,1180,660") from None
+        raise BadTray(text, "expected auto or x0,y0,x1,y1 in pixels, like 100,80,1180,660") from None
     except OverflowError:  # inf, or a number too large for a float (1e309): no pixel
-        raise ValueError(f"bad tray {text!r}: every corner must be a finite number of pixels, "
-                         "like 100,80,1180,660") from None
+        raise BadTray(text, "every corner must be a finite number of pixels, like 100,80,1180,660") from None
     if x1 <= x0 or y1 <= y0:
-        raise ValueError(f"bad tray {text!r}: x0 must be below x1 and y0 below y1")
+        raise BadTray(text, "x0 must be below x1 and y0 below y1, like 100,80,1180,660")
     return (x0, y0, x1, y1)
 
 

@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from companion.config import load_settings
 from companion.events import BadEvent, DieReading
 from companion.table.recording import EVENTS_FILE, write_events
 from companion.table.sessions import playout
@@ -50,3 +51,21 @@ def test_the_replays_unknown_reader_message_lists_every_reader(tmp_path):
         make_reader("pipz", tmp_path)
     message = str(caught.value)
     assert "'pipz'" in message and all(kind in message for kind in ("pips", "fruit", "matcho", "truth")), message
+
+
+@pytest.mark.parametrize("tray, hint", [
+    ("0,0,700", "expected auto or x0,y0,x1,y1 in pixels, like 100,80,1180,660"),
+    ("700,0,0,500", "x0 must be below x1 and y0 below y1, like 100,80,1180,660"),
+])
+def test_a_mistyped_camera_tray_is_named_as_the_setting_on_the_page(tmp_path, tray, hint):
+    """The camera stays off (the tray decides which dice count), and the page says which setting to fix."""
+    from companion.table.service import Service
+
+    settings = load_settings(env={}, overrides={"camera": {"source": str(tmp_path), "tray": tray},
+                                                "sensors": {"backend": "none"}})
+    service = Service(settings, state_dir=tmp_path / "state").start()
+    try:
+        message = service.messages["camera"]
+    finally:
+        service.stop()
+    assert message.startswith(f"no camera: setting camera.tray is {tray!r}: {hint}"), message
