@@ -48,15 +48,19 @@ class DieReading:
         if isinstance(data.get("value"), bool) or not isinstance(data.get("value"), (int, str)):
             raise BadEvent(f"a die's value is a number or a name, got {data.get('value')!r}"[:200])
         confidence = data.get("confidence")
-        if not _is_finite(confidence) or not 0 <= confidence <= 1:
+        if not _is_finite(confidence) or not 0 <= confidence <= 1 + CONFIDENCE_ROUNDING:
             raise BadEvent(f"a die's confidence is a number from 0 to 1, got {confidence!r}"[:200])
         return cls(
             value=data["value"],
             center=tuple(data["center"]),
             box=tuple(data["box"]),
-            confidence=float(confidence),
+            confidence=min(float(confidence), 1.0),
             unsure=bool(data.get("unsure", False)),
         )
+
+
+# Averaged float32 probabilities can come out a hair above 1: such a die, kept in a journal, must still load.
+CONFIDENCE_ROUNDING = 1e-6
 
 
 def _is_finite(value: Any) -> bool:

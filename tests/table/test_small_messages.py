@@ -38,6 +38,8 @@ def test_a_recorded_die_whose_confidence_is_no_probability_is_refused_by_name(ru
 def test_a_die_read_by_a_reader_keeps_its_confidence():
     for confidence in (0, 0.5, 1, 1.0):
         assert DieReading.from_json(die(confidence)).confidence == confidence
+    # two networks' float32 answers averaged: a die kept in a journal this way must still load after a restart
+    assert DieReading.from_json(die(1.0000001)).confidence == 1.0
     with pytest.raises(BadEvent, match="confidence"):
         DieReading.from_json({k: v for k, v in die(0.5).items() if k != "confidence"})
     with pytest.raises(BadEvent, match="a die's center is 2 numbers, got \\[inf, 10\\]"):
