@@ -126,6 +126,8 @@ def _coerce(section: str, key: str, value: Any) -> Any:
     if kind is int and isinstance(value, bool) or not isinstance(value, kind):
         raise BadSettings(f"setting {section}.{key} must be {kind.__name__}, got {value!r}")
     choices = CHOICES.get((section, key))
+    if choices is not None and isinstance(value, str):
+        value = value.strip().lower()  # "Hub" and "gpio " started the service before they were choices
     if choices is not None and value not in choices:
         raise BadSettings(f"setting {section}.{key} must be one of {', '.join(map(str, choices))}, got {value!r}")
     low, high = RANGES.get((section, key), (None, None))

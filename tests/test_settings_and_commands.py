@@ -157,3 +157,12 @@ def test_a_second_face_does_not_silently_drop_the_first(tmp_path, home):
     taught = {line.split(":")[0] for line in status.splitlines() if line.endswith("example(s)") and
               not line.endswith(" 0 example(s)")}
     assert code == 2 or taught == {"banana", "orange"}, (code, status)
+
+
+def test_a_backend_typed_in_capitals_still_starts_the_service(tmp_path):
+    """`backend = "Hub"` started the service before the backend became a choice; it must still."""
+    from companion.config import load_settings
+
+    path = tmp_path / "companion.toml"
+    path.write_text('[sensors]\nbackend = " Hub"\n', encoding="utf-8")
+    assert load_settings(path, env={})["sensors"]["backend"] == "hub"
