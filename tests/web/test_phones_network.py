@@ -2,11 +2,10 @@
 The server sends a keepalive every few seconds; the page never notices that they stopped coming, shows "live",
 and shows the old turn for ever (until a person reloads). A tap there is refused as stale, and the page still
 does not catch up."""
-from tests.web.test_browser import browser  # noqa: F401
 import time
 
-from tests.web.test_browser import new_page, VIEWPORTS
 from tests.web.stalled_relay import Relay
+from tests.web.test_browser import VIEWPORTS, browser, new_page, open_page  # noqa: F401 (browser: a fixture)
 
 START = {"do": "start", "game": "mountain-goats", "players": [{"name": "Ada"}, {"name": "Ben"}]}
 
@@ -64,6 +63,68 @@ def test_a_tap_refused_as_stale_brings_the_page_up_to_date(browser, served, serv
         assert "moved on" in page.text_content("#toast-text")
         assert wait_for(page, "window.companionView.game.history_count === 1", 5), \
             "'look again' — but the page still shows the game before the tap was refused"
+    finally:
+        page.close()
+        relay.close()
+
+
+def test_a_tap_again_after_a_lost_request_is_sent(browser, served, service):
+    """A tap whose request is lost on the way (the Wi-Fi dropped while it was sent: the same silent connection
+    tests/web/stalled_relay.py models for the stream) never answers. Before d270d3b the child tapped again and the
+    move was played; now `sending` holds the step until the first fetch ends (minutes, for a dead TCP connection),
+    and every tap on that step is dropped without a word."""
+    base, _ = served()
+    table = service.table
+    assert table.request({"do": "start", "game": "mountain-goats", "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
+    assert table.request({"do": "dice", "values": [1, 2, 3, 4]}).ok
+    page, errors = open_page(browser, base, "phone")
+    held = []
+
+    def lose_the_first(route):
+        if not held:
+            held.append(route)  # never answered: the connection it went on is dead
+        else:
+            route.continue_()
+
+    try:
+        page.route("**/api/command", lose_the_first)
+        page.wait_for_selector("#moves button.move")
+        page.locator("#moves button.move").first.click()
+        page.wait_for_timeout(1500)  # nothing happens: the child taps again
+        page.locator("#moves button.move").first.click()
+        page.wait_for_timeout(1500)
+        played = len(table.view()["game"]["history"]) == 2
+        told = not page.is_hidden("#toast")
+        assert played or told, "the second tap was dropped without a word: the move is not played and nothing says why"
+    finally:
+        page.close()
+
+
+def test_a_lost_health_request_does_not_end_the_stream_check(browser, served, service):
+    """checkStream awaits /api/health with no time limit, and schedules its next look only after the answer. When
+    the Wi-Fi drops, the browser's pooled keep-alive connections die as silently as the stream's; the health request
+    sent on one never answers, so checkStream never runs again and the page stays on the old turn for good (the very
+    case d270d3b means to fix)."""
+    base, _ = served(keepalive=1.0)
+    relay = Relay(int(base.rsplit(":", 1)[1]))
+    table = service.table
+    assert table.request(START).ok
+    page = open_through(browser, relay)
+    lost = []
+
+    def lose_the_first(route):
+        if not lost:
+            lost.append(route)  # sent on a pooled connection that died with the Wi-Fi: no answer, ever
+        else:
+            route.continue_()
+
+    try:
+        page.route("**/api/health", lose_the_first)
+        page.wait_for_function("window.companionView.game.history_count === 0")
+        relay.drop_network()
+        assert table.request({"do": "dice", "values": [1, 2, 3, 4]}).ok
+        assert wait_for(page, "window.companionView.game.history_count === 1", 35), \
+            "one unanswered /api/health stopped checkStream for good: the page never catches up"
     finally:
         page.close()
         relay.close()

@@ -60,15 +60,18 @@
   // the join code was typed (the game may have moved on meanwhile: then the tap is refused, not misapplied).
   // A second tap on the same step while the first is on its way (a double tap) is dropped: it would be refused,
   // and its message would say someone else played.
-  const sending = new Set();
+  // Only for a moment: a request lost on a dead connection may never answer, and a tap again must then go out.
+  const sending = new Map();
+  const DOUBLE_TAP_MS = 1000;
   async function send(command, seen = view ? view.step : undefined) {
     if (DEMO) { toast("This is the demo: it plays itself."); return null; }
-    if (seen !== undefined && sending.has(seen)) return null;
-    if (seen !== undefined) sending.add(seen);
+    const mark = Date.now();
+    if (seen !== undefined && sending.has(seen) && mark - sending.get(seen) < DOUBLE_TAP_MS) return null;
+    if (seen !== undefined) sending.set(seen, mark);
     try {
       return await post(command, seen);
     } finally {
-      sending.delete(seen);
+      if (sending.get(seen) === mark) sending.delete(seen);
     }
   }
 
@@ -117,14 +120,18 @@
   const QUIET_MS = 12000;
   async function checkStream() {
     if (Date.now() - heard >= QUIET_MS && view) {
+      // a request sent on a connection that died with the Wi-Fi never answers: give it up, look again later
+      const giveUp = new AbortController();
+      const timer = setTimeout(() => giveUp.abort(), 5000);
       try {
-        const now = await (await fetch("/api/health", { cache: "no-store" })).json();
+        const now = await (await fetch("/api/health", { cache: "no-store", signal: giveUp.signal })).json();
         if (now.run !== view.run || now.version !== view.version) {
           if (stream) stream.close();
           connect();
         }
         heard = Date.now();
       } catch (err) { /* unreachable: the stream's own reconnection says so */ }
+      finally { clearTimeout(timer); }
     }
     setTimeout(checkStream, 3000);
   }
