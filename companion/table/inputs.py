@@ -209,7 +209,8 @@ def ball_landed_decision(state: State, event: BallLanded) -> Decision:
     if request is not None and request.kind == "hits":
         return Ignore("a ball reached the bottom; tap what it hit")
     if getattr(state, "phase", None) == "opening":
-        return Ignore("a ball reached the bottom, but its opening was not seen: tap the opening, then what it hit")
+        return Ignore("a ball reached the bottom before an opening was chosen: if it is the ball just drawn, tap "
+                      "its opening, then what it hit; if it is the last ball, pushed on, there is nothing to do")
     return Ignore("a ball reached the bottom, but no ball was in play")
 
 

@@ -155,8 +155,9 @@ def test_a_ball_whose_opening_was_not_seen_is_not_called_no_ball(tmp_path):
         assert table.request({"do": "start", "game": "magic-mountain", "players": PLAYERS}).ok
         assert table.request({"do": "dice", "values": ["red"]}).ok
         assert table.submit(BallLanded(t=6_500_000_000)).result(5).ok
-        assert table.view()["notice"] == ("a ball reached the bottom, but its opening was not seen: tap the "
-                                          "opening, then what it hit")
+        assert table.view()["notice"] == ("a ball reached the bottom before an opening was chosen: if it is the "
+                                          "ball just drawn, tap its opening, then what it hit; if it is the last "
+                                          "ball, pushed on, there is nothing to do")
     finally:
         table.stop()
 
@@ -175,6 +176,24 @@ def test_the_next_ball_dropped_before_the_last_ones_miss_is_tapped_is_not_called
         assert "tap what the last ball did first" in notice
     finally:
         table.stop()
+
+
+def test_the_last_balls_late_landing_is_not_told_as_the_new_balls(tmp_path):
+    table = Table(Journal(tmp_path)).start()
+    try:
+        assert table.request({"do": "start", "game": "magic-mountain", "players": PLAYERS}).ok
+        assert table.request({"do": "dice", "values": ["blue"]}).ok
+        assert table.request({"do": "play", "action": {"kind": "choose_opening", "opening": 2}}).ok
+        figure = next(f for f in table.game.state.positions if f.startswith("S"))
+        outcome = table.request({"do": "dice", "values": [figure]})  # Ada's ball hit a student (tapped)
+        assert outcome.ok, outcome.message
+        assert table.request({"do": "dice", "values": ["red"]}).ok  # Ben draws red: which opening?
+        assert table.submit(BallLanded(t=10**12)).result(5).ok    # Ada's stuck ball, pushed on, lands
+        notice = table.view()["notice"]
+        assert "opening was not seen" not in notice and "if it is the last ball" in notice, notice
+    finally:
+        table.stop()
+        table.journal.close()
 
 
 @pytest.fixture
