@@ -124,4 +124,4 @@ def test_a_goat_sent_off_its_path_is_not_said_to_climb_minus_steps():
     assert "gives up 4 steps" in notes["Send the 5 goat to Big Mountain space 12"]
     assert notes["Send the 5 goat to Big Mountain space 24"] == \
         "gives up 4 steps, Big Mountain: 1st to stay (12 points at the end)"
-    assert notes["Move goats on 6, 6, 6 and 6"] == "+6 points, climbs 4 steps"
+    assert notes["Move the goat on 6 to the summit: take a 6 token"] == "+6 points, climbs 4 steps"

@@ -148,7 +148,8 @@ def test_odds_rank_a_roll_by_points_then_progress(run_cli):
     result = json.loads(out)
     assert code == 0 and result["roll"] == [1, 1, 4, 6] and result["players"] == 2
     best = result["moves"][0]
-    assert best["points"] == 16 and best["text"] == "Move goats on 6 and 10"  # both summits: 6 + 10
+    assert best["points"] == 16 and best["text"] == ("Move the goat on 6 to the summit: take a 6 token; "
+                                                     "move the goat on 10 to the summit: take a 10 token")
     keys = [(-m["points"], -m["progress"]) for m in result["moves"]]
     assert keys == sorted(keys)
     assert len({m["text"] for m in result["moves"]}) == len(result["moves"])

@@ -259,7 +259,8 @@ def test_a_goat_comes_back_to_the_foot_of_the_mountain_it_left_when_its_sum_is_u
     options = plans(state, (3, 4, 3, 4))
     assert ((7, 7), ()) in options  # back, then one space up
     assert ((), ()) in options  # coming back is a choice
-    assert state.describe(Move((7, 7), ())) == "Bring the 7 goat back from the Big Mountain; move the goat on 7"
+    assert state.describe(Move((7, 7), ())) == ("Bring the 7 goat back from the Big Mountain to the foot; "
+                                                "move the goat on 7 to space 1")
     state.apply(Move((7, 7), ()))
     assert goat(state, 0, 7) == 1 and state.big == {}
 

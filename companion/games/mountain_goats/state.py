@@ -71,6 +71,49 @@ def check_roll(dice: Any) -> None:
             raise IllegalAction(f"a die shows a number from 1 to 6, got {value!r}")
 
 
+Event = tuple[str, int, int]
+"""What a plan makes happen, in order: ("back", mountain, Big Mountain space left), ("climb", mountain, space
+reached), ("stay", mountain, summit), ("knock", mountain, player sent to the foot), ("token", mountain, 1 taken or 0
+when none is left), ("send", mountain, Big Mountain space), ("bonus", 0, value)."""
+
+COUNT_WORDS = {1: "a", 2: "two", 3: "three", 4: "four"}
+
+
+class _Climb:
+    """The words for one goat's groups of one plan: where it ends, whose goat goes back, the tokens taken."""
+
+    def __init__(self, mountain: int, summit: int):
+        self.mountain, self.summit = mountain, summit
+        self.reached: int | None = None
+        self.knocked: list[int] = []
+        self.tokens = 0
+        self.empty = False
+
+    def add(self, what: str, detail: int) -> None:
+        if what == "climb":
+            self.reached = detail
+        elif what == "knock":
+            self.knocked.append(detail)
+        elif what == "token":
+            self.tokens += detail
+            self.empty = self.empty or not detail
+
+    def words(self, names: list[str]) -> str:
+        m = self.mountain
+        if self.reached is None:
+            head = f"the goat on {m} stays on the summit"
+        else:
+            where = "the summit" if self.reached == self.summit else f"space {self.reached}"
+            head = f"move the goat on {m} to {where}"
+        then = [f"{names[p]}'s goat goes back to the foot" for p in self.knocked]
+        if self.tokens:
+            count = "an" if (self.tokens, m) == (1, 8) else COUNT_WORDS.get(self.tokens, str(self.tokens))
+            then.append(f"take {count} {m} token{'s' if self.tokens > 1 else ''}")
+        elif self.empty:
+            then.append(f"no {m} tokens left")
+        return head + (": " + ", ".join(then) if then else "")
+
+
 class MountainGoatsState(State):
     game = "mountain-goats"
 
@@ -170,32 +213,49 @@ class MountainGoatsState(State):
             self.dice = action.dice
             return
         assert isinstance(action, Move)
+        self._carry_out(action)
+        self._end_turn()
+
+    def _carry_out(self, move: Move) -> list[Event]:
+        """Move the goats and take the tokens of the player on turn's plan; what happened, in order, for the
+        words of `describe`."""
         player = self.current
         pos = self.pos[player]
-        for m in action.steps:
+        events: list[Event] = []
+        for m in move.steps:
             i = m - 5
             if pos[i] == ON_BIG:
                 space = next(s for s, goat in self.big.items() if goat == (player, m))
                 del self.big[space]
                 pos[i] = 0
+                events.append(("back", m, space))
                 continue
             if pos[i] < self.summits[i]:
                 pos[i] += 1
+                events.append(("climb", m, pos[i]))
                 if pos[i] < self.summits[i]:
                     continue
                 knocked = self._summit_goat(i)
                 if knocked is not None:
                     self.pos[knocked][i] = 0
+                    events.append(("knock", m, knocked))
+            else:
+                events.append(("stay", m, pos[i]))
             if self.tokens_left[i] > 0:
                 self.tokens_left[i] -= 1
                 self.held[player][i] += 1
-        for space, m in action.big:
+                events.append(("token", m, 1))
+            else:
+                events.append(("token", m, 0))
+        for space, m in move.big:
             pos[m - 5] = ON_BIG
             self.big[space] = (player, m)
+            events.append(("send", m, space))
         sets = min(self.held[player])
         while self.bonus_left and len(self.bonus_held[player]) < sets:
             self.bonus_held[player].append(self.bonus_left.pop(0))
-        self._end_turn()
+            events.append(("bonus", 0, self.bonus_held[player][-1]))
+        return events
 
     def _end_turn(self) -> None:
         self.dice = None
@@ -216,21 +276,41 @@ class MountainGoatsState(State):
             return "Dice " + ", ".join(map(str, action.dice))
         if not isinstance(action, Move):
             raise TypeError(f"not a Mountain Goats action: {action!r}")
-        pos = self.pos[self.current]
-        climbs, returns = [], []
-        for m in action.steps:
-            if pos[m - 5] == ON_BIG and m not in returns:
-                returns.append(m)
-            else:
-                climbs.append(str(m))
-        parts = [f"bring the {m} goat back from the Big Mountain" for m in returns]  # returns happen first
-        if climbs:
-            parts.append(("move the goat on " if len(climbs) == 1 else "move goats on ") + join_words(climbs))
-        parts += [f"send the {m} goat to Big Mountain space {space}" for space, m in action.big]
-        if not parts:
+        unknown = [m for m in (*action.steps, *(m for _, m in action.big)) if m not in MOUNTAINS]
+        if unknown:
+            raise IllegalAction(f"Mountain Goats has the mountains 5 to 10, not {unknown[0]!r}")
+        events = self.scratch()._carry_out(action)
+        if not events:
             return "No move: pass"
-        text = "; ".join(parts)
+        text = "; ".join(self._event_words(events))
         return text[0].upper() + text[1:]
+
+    def _event_words(self, events: list[Event]) -> list[str]:
+        """In the order they happen: one clause per goat that climbs or stays on its summit (with whose goat goes
+        back to the foot and the tokens taken), per goat brought back from or sent to the Big Mountain, then the
+        bonus tokens."""
+        parts: list[str | _Climb] = []
+        climb: _Climb | None = None
+        bonus = []
+        for what, m, detail in events:
+            if what in ("climb", "stay", "knock", "token"):
+                if climb is None or climb.mountain != m:
+                    climb = _Climb(m, self.summits[m - 5])
+                    parts.append(climb)
+                climb.add(what, detail)
+                continue
+            climb = None
+            if what == "back":
+                parts.append(f"bring the {m} goat back from the Big Mountain to the foot")
+            elif what == "send":
+                parts.append(f"send the {m} goat to Big Mountain space {detail}")
+            else:
+                bonus.append(str(detail))
+        names = [player.name for player in self.players]
+        clauses = [part.words(names) if isinstance(part, _Climb) else part for part in parts]
+        if bonus:
+            clauses.append(f"take the {join_words(bonus)} bonus token{'s' if len(bonus) > 1 else ''}")
+        return clauses
 
     # -- scoring -------------------------------------------------------------------------------
     def token_points(self) -> list[int]:
