@@ -220,7 +220,7 @@ class Table:
     def _so_far(self) -> dict[str, Any]:
         game = self.game
         return {"game": game.name, "setup": game.setup, "history": game.history, "question": self.question,
-                "held": None if self.held is None else {"event": self.held[0].to_json(), "reason": self.held[1]}}
+                "held": _held_to_json(self.held)}
 
     def _restore(self, event: GameSoFar) -> None:
         """A recording's game so far, played into a new game of this journal as it stood: its steps (their
@@ -234,8 +234,7 @@ class Table:
             history = [dict(step) for step in data["history"]]
             for step in history:
                 state.apply(game_def.action_from_json(step["action"]))
-            held = data.get("held")
-            held = (event_from_json(held["event"]), str(held["reason"])) if held else None
+            held = _held_from_json(data["held"]) if data.get("held") else None
             if not isinstance(data.get("question"), (dict, type(None))):
                 raise ValueError(f"a question is a JSON object, got {data['question']!r}"[:200])
         except (BadEvent, GameError, KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -252,10 +251,7 @@ class Table:
                 tx.clear_meta("question")
             else:
                 tx.set_meta("question", json.dumps(question))
-            if held is None:
-                tx.clear_meta("held")
-            else:
-                tx.set_meta("held", json.dumps({"event": held[0].to_json(), "reason": held[1]}))
+            _write_held(tx, held)
             self._write_position(tx)
         self.held = held
         self.game = Game(game_id, game_def.name, setup, state, history, _last_reading(history))
@@ -394,10 +390,7 @@ class Table:
         return True
 
     def _write_held(self, tx) -> None:
-        if self.held is None:
-            tx.clear_meta("held")
-        else:
-            tx.set_meta("held", json.dumps({"event": self.held[0].to_json(), "reason": self.held[1]}))
+        _write_held(tx, self.held)
 
     def _decided(self, decision: Decision, event: Event) -> tuple[bool, str]:
         """A person's answer: played, or asked about again; a squeak that cannot be played is refused."""
@@ -588,10 +581,9 @@ class Table:
         self.question = json.loads(question) if question else None
         held = self.journal.meta("held")
         if held:
-            held = json.loads(held)
-            self.held = (event_from_json(held["event"]), held["reason"])
-            self.notice = held["reason"]
             try:  # a squeak waits for the camera's frames (a resumed replay sends them again), or the idle second
+                self.held = _held_from_json(json.loads(held))
+                self.notice = self.held[1]
                 if not self._held_squeak():
                     self._play_held()  # its tap may have been saved just before the power went
             except Exception as exc:  # the service must start all the same
@@ -621,6 +613,22 @@ class Table:
             listeners = list(self._listeners)
         for listener in listeners:
             listener(self._view)
+
+
+def _held_to_json(held: tuple[Event, str] | None) -> dict[str, Any] | None:
+    return None if held is None else {"event": held[0].to_json(), "reason": held[1]}
+
+
+def _held_from_json(data: dict[str, Any]) -> tuple[Event, str]:
+    return event_from_json(data["event"]), str(data["reason"])
+
+
+def _write_held(tx, held: tuple[Event, str] | None) -> None:
+    """The event kept (or none) in the journal's meta, so that a restart keeps it."""
+    if held is None:
+        tx.clear_meta("held")
+    else:
+        tx.set_meta("held", json.dumps(_held_to_json(held)))
 
 
 def _last_reading(history: list[dict[str, Any]]) -> dict[str, Any] | None:

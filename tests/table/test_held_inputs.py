@@ -257,6 +257,27 @@ def test_a_kept_roll_whose_tap_was_saved_before_a_power_cut_is_played_at_the_res
         again.stop()
 
 
+def test_a_kept_roll_the_journal_cannot_read_back_does_not_stop_the_start(tmp_path):
+    """A roll kept by an older version with a die today's checks refuse (a confidence of 1.5) is dropped with
+    a word on the page; the game itself resumes."""
+    import json
+
+    table = Table(Journal(tmp_path)).start()
+    assert table.request({"do": "start", "game": "mountain-goats", "players": PLAYERS}).ok
+    table.stop()
+    die = {"value": 4, "center": [10, 10], "box": [0, 0, 20, 20], "confidence": 1.5}
+    event = {"type": "dice_settled", "t": 5, "dice": [die] * 4}
+    with table.journal.transaction() as tx:
+        tx.set_meta("held", json.dumps({"event": event, "reason": "kept"}))
+    table.journal.close()
+    again = Table(Journal(tmp_path)).start()
+    try:
+        assert again.view()["game"]["name"] == "mountain-goats"
+        assert "not played" in again.view()["notice"]
+    finally:
+        again.stop()
+
+
 def test_a_roll_typed_in_takes_the_place_of_the_one_kept(goats):
     """The page asks for Ben's roll while a roll is still kept (a journal error kept it back): the roll a
     person types is his, and the kept one is not played again as the next player's."""
