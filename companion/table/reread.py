@@ -108,12 +108,12 @@ class RecordedTruthReader:
 def make_reader(kind: str, directory: str | Path):
     if kind == "truth":
         return RecordedTruthReader(directory)
-    from ..vision.readers import KINDS, UnknownReader, get_reader, taught_dice_folder
+    from ..vision.readers import KINDS, UnknownReader, reader_with_taught_dice
 
     if kind not in KINDS:
         raise RereadError(f"unknown dice reader {kind!r}; choose from: {', '.join(KINDS + ('truth',))}")
     try:
-        return get_reader(kind) if kind == "pips" else get_reader(kind, state_dir=taught_dice_folder())
+        return reader_with_taught_dice(kind)
     except UnknownReader as exc:
         raise RereadError(str(exc)) from None
 

@@ -130,10 +130,10 @@ def run(args) -> int:
 
 
 def _read(args, tray) -> int:
-    from .readers import UnknownReader, get_reader, taught_dice_folder
+    from .readers import UnknownReader, reader_with_taught_dice
 
     try:
-        reader = get_reader(args.dice) if args.dice == "pips" else get_reader(args.dice, state_dir=taught_dice_folder())
+        reader = reader_with_taught_dice(args.dice)
     except UnknownReader as exc:
         raise CliError(str(exc)) from None
     if args.camera:

@@ -43,6 +43,11 @@ def taught_dice_folder():
         return default_state_dir()
 
 
+def reader_with_taught_dice(kind: str):
+    """The reader of `kind` as the commands use it: symbol dice from the folder `companion teach` keeps them in."""
+    return get_reader(kind) if kind == "pips" else get_reader(kind, state_dir=taught_dice_folder())
+
+
 def get_zone_reader(kind: str, state_dir=None):
     """The reader a zone of `kind` (`camera.zones`) reads with, live and when a recording is re-read: the
     symbol dice taught in `state_dir`, or pip dice, which need nothing taught."""
