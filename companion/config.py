@@ -111,6 +111,11 @@ class Settings:
     def state_dir(self) -> Path:
         return Path(self.values["service"]["state_dir"] or default_state_dir())
 
+    @property
+    def worker_threads(self) -> int:
+        """The page's worker threads: service.threads, and never fewer than MIN_THREADS."""
+        return max(MIN_THREADS, self.values["service"]["threads"])
+
 
 def _coerce(section: str, key: str, value: Any) -> Any:
     kind = SCHEMA[section][key][0]
@@ -193,9 +198,9 @@ def load_settings(path: str | Path | None = None, env: Mapping[str, str] | None 
                     values[section][key] = _coerce(section, key, value)
                 except BadSettings as exc:
                     raise BadSettings(f"{exc}{where(section, key)}") from None
-    service = values["service"]
-    threads = max(MIN_THREADS, service["threads"])
-    if service["max_streams"] >= threads:
-        raise BadSettings(f"setting service.max_streams ({service['max_streams']}) must be below service.threads "
-                          f"({threads}): every open page holds a thread")
-    return Settings(values)
+    settings = Settings(values)
+    streams = values["service"]["max_streams"]
+    if streams >= settings.worker_threads:
+        raise BadSettings(f"setting service.max_streams ({streams}) must be below service.threads "
+                          f"({settings.worker_threads}): every open page holds a thread")
+    return settings

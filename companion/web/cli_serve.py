@@ -8,7 +8,6 @@ import signal
 import socket
 
 from ..cli import CliError, port_number, speed_factor
-from ..config import MIN_THREADS
 
 
 def add_arguments(parser) -> None:
@@ -131,7 +130,7 @@ def listen(app, host: str, port: int, threads: int):
 def run(args, tap=None, record_dir=None) -> int:
     settings, service, app, watchdog = build(args, tap, record_dir)
     host, port = settings["service"]["host"], settings["service"]["port"]
-    threads = max(MIN_THREADS, settings["service"]["threads"])  # load_settings keeps max_streams below it
+    threads = settings.worker_threads  # load_settings keeps max_streams below it
     try:
         server = listen(app, host, port, threads)
     except CliError:
