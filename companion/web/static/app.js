@@ -175,7 +175,7 @@
     renderTip(next.question ? null : help.tip);
     renderMoves(game, help);
     renderScores(game);
-    renderOdds(game.odds);
+    renderOdds(game);
     renderHistory(game);
     renderSummary(game);
     $("undo").disabled = !game.can_undo;
@@ -436,23 +436,23 @@
       el("th", { scope: "col" }, "Score"))), body);
   }
 
-  function renderOdds(odds) {
+  // The odds in sentences and small tables (odds-box.js); the box is hidden when there is nothing to say.
+  function renderOdds(game) {
     const box = $("odds");
-    box.replaceChildren();
-    $("odds-box").hidden = !odds;
-    if (odds) box.append(describe(odds, 0));
+    const blocks = window.CompanionOddsBox.summary(game);
+    $("odds-box").hidden = blocks.length === 0;
+    const drawn = JSON.stringify(blocks);
+    if (drawn === renderOdds.drawn) return;
+    renderOdds.drawn = drawn;
+    box.replaceChildren(...blocks.map((b) => b.table ? oddsTable(b.table) : el("p", { class: "odds-line" }, b.text)));
   }
 
-  function describe(value, depth) {
-    if (value === null || typeof value !== "object") return document.createTextNode(String(value));
-    const list = el("ul", { class: "odds" });
-    const entries = Array.isArray(value) ? value.map((v, i) => [i + 1, v]) : Object.entries(value);
-    for (const [k, v] of entries.slice(0, 40)) {
-      const item = el("li", {}, el("b", {}, String(k).replaceAll("_", " ") + ": "));
-      item.append(depth > 3 ? document.createTextNode(JSON.stringify(v)) : describe(v, depth + 1));
-      list.append(item);
-    }
-    return list;
+  function oddsTable(table) {
+    const head = el("tr", {}, ...table.head.map((h) => el("th", { scope: "col" }, h)));
+    const rows = table.rows.map((row) => el("tr", {}, el("th", { scope: "row" }, row[0]),
+      ...row.slice(1).map((c) => el("td", {}, c))));
+    return el("div", { class: "table-scroll" }, el("table", { class: "odds-table" }, el("caption", {}, table.caption),
+      el("thead", {}, head), el("tbody", {}, ...rows)));
   }
 
   function renderHistory(game) {
