@@ -341,37 +341,95 @@
     if (renderMoves.key !== key) { renderMoves.key = key; renderMoves.all = false; }
     const folded = help.foldAfter && !renderMoves.all && entries.length > help.foldAfter + 2;
     const shown = folded ? entries.slice(0, help.foldAfter) : entries;
-    const grid = compactGrid(shown.map((e) => e.move.text), shown.some((e) => e.note));
-    if (grid) box.append(el("p", { class: "moves-head" }, grid.head));
+    const { odd, alike, grid } = arrangeMoves(shown);
     box.classList.toggle("grid", Boolean(grid));
-    shown.forEach((entry, i) => {
-      const attrs = { class: "move" + (entry.best ? " best" : ""), "data-key": "move:" + entry.move.text,
-        onclick: () => send({ do: "play", action: entry.move.action }) };
-      if (grid) attrs["aria-label"] = entry.move.text;  // the short label alone ("3") says nothing to a screen reader
-      if (entry.note && entry.note.chance !== undefined) attrs["data-chance"] = entry.note.chance;
-      if (entry.note && entry.note.kind) attrs["data-odds"] = entry.note.kind;
-      const button = el("button", attrs);
-      if (entry.best) button.append(el("span", { class: "badge best" }, "★ Best"));
-      button.append(el("span", { class: "move-text" }, grid ? grid.labels[i] : entry.move.text));
-      if (entry.note) button.append(el("span", { class: "note " + (entry.note.level || "") }, entry.note.text));
-      box.append(button);
-    });
+    for (const entry of odd) box.append(moveButton(entry, null, " odd"));
+    if (!grid) alike.forEach((entry) => box.append(moveButton(entry, null, "")));
+    else {
+      box.append(el("p", { class: "moves-head" }, grid.head));
+      for (const group of grid.groups) {
+        const buttons = group.items.map(({ at, label }) => moveButton(alike[at], label, ""));
+        if (group.label === null) box.append(...buttons);
+        else box.append(el("div", { class: "move-group", role: "group", "aria-label": group.label },
+          el("span", { class: "group-head", "aria-hidden": "true" }, group.label), ...buttons));
+      }
+    }
     if (folded) {
       box.append(el("button", { class: "small more", "data-key": "more-moves", onclick: () => { renderMoves.all = true; render(view); } },
         `Show all ${entries.length} moves`));
     }
   }
 
-  // Many moves that differ only at the end ("… in opening 1" to "… opening 6") become a heading and a grid
-  // of short buttons, so a child finds the number without reading six long sentences.
-  function compactGrid(texts, annotated) {
-    if (texts.length < 3 || annotated) return null;
+  // A move's button: its whole text, or in a grid a short label ("3") with the whole move as its name, since
+  // the short label alone says nothing to a screen reader.
+  function moveButton(entry, label, extra) {
+    const attrs = { class: "move" + extra + (entry.best ? " best" : ""), "data-key": "move:" + entry.move.text,
+      onclick: () => send({ do: "play", action: entry.move.action }) };
+    if (label !== null) attrs["aria-label"] = entry.move.text;
+    if (entry.note && entry.note.chance !== undefined) attrs["data-chance"] = entry.note.chance;
+    if (entry.note && entry.note.kind) attrs["data-odds"] = entry.note.kind;
+    const button = el("button", attrs);
+    if (entry.best) button.append(el("span", { class: "badge best" }, "★ Best"));
+    button.append(el("span", { class: "move-text" }, label !== null ? label : entry.move.text));
+    if (entry.note) button.append(el("span", { class: "note " + (entry.note.level || "") }, entry.note.text));
+    return button;
+  }
+
+  // Many moves of one kind and one or two of another ("Place no obstacle", "Skip the bonus move"): the odd
+  // ones first, where a child finds them without scrolling past the many; the many in a grid when they differ
+  // only at their end. Ranked moves (with odds notes) keep their order.
+  const MOST_ODD_MOVES = 2;
+  const LONG_LIST = 5;
+  function arrangeMoves(entries) {
+    const plain = { odd: [], alike: entries, grid: null };
+    if (entries.length < 3 || entries.some((e) => e.note)) return plain;
+    const counts = new Map();
+    for (const e of entries) counts.set(e.move.action.kind, (counts.get(e.move.action.kind) || 0) + 1);
+    const main = [...counts].sort((a, b) => b[1] - a[1])[0][0];
+    let odd = entries.filter((e) => e.move.action.kind !== main);
+    let alike = entries.filter((e) => e.move.action.kind === main);
+    if (odd.length > MOST_ODD_MOVES) { odd = []; alike = entries; }
+    const grid = compactGrid(alike.map((e) => e.move.text));
+    if (!grid && entries.length < LONG_LIST) return plain;
+    return { odd, alike, grid };
+  }
+
+  // Moves that differ only at the end ("… in opening 1" to "… opening 6") become a heading and a grid of short
+  // buttons, so a child finds the number without reading six long sentences; when the ends are two numbers
+  // ("… on line 5, circle 1" to "… line 12, circle 10"), a row of short buttons for each first number.
+  function compactGrid(texts) {
+    if (texts.length < 3) return null;
+    const head = commonStart(texts);
+    const labels = texts.map((t) => t.slice(head.length));
+    if (head.length < 12 || labels.some((l) => !l)) return null;
+    const rows = gridRows(head, labels);
+    if (rows) return rows;
+    if (labels.some((l) => l.length > 14)) return null;
+    return { head: head.trim().replace(/[,:]$/, "") + ":", groups: [{ label: null, items: labels.map((label, at) => ({ at, label })) }] };
+  }
+
+  // The words all the texts start with, up to a whole word.
+  function commonStart(texts) {
     let head = texts[0];
     for (const t of texts) while (!t.startsWith(head)) head = head.slice(0, -1);
-    head = head.slice(0, head.lastIndexOf(" ") + 1);
-    const labels = texts.map((t) => t.slice(head.length));
-    if (head.length < 12 || labels.some((l) => !l || l.length > 14)) return null;
-    return { head: head.trim().replace(/[,:]$/, "") + ":", labels };
+    return head.slice(0, head.lastIndexOf(" ") + 1);
+  }
+
+  // "Place a consolation obstacle on line " + "5, circle 1" … : under "Place a consolation obstacle on:", a row
+  // "line 5, circle" with the buttons 1, 2, 3.
+  function gridRows(head, labels) {
+    const parts = labels.map((l) => l.split(", "));
+    if (parts.some((p) => p.length !== 2)) return null;
+    const inner = commonStart(parts.map(([, second]) => second + " "));
+    const short = parts.map(([, second]) => second.slice(inner.length));
+    if (short.some((l) => !l || l.length > 4)) return null;
+    const rows = new Map();
+    parts.forEach(([first], at) => rows.set(first, [...(rows.get(first) || []), { at, label: short[at] }]));
+    if (rows.size * 2 > labels.length) return null;
+    const words = head.trim().split(" ");
+    const last = words.pop();
+    return { head: words.join(" ") + ":",
+             groups: [...rows].map(([first, items]) => ({ label: `${last} ${first}, ${inner.trim()}`.trim(), items })) };
   }
 
   // The tip beside the decision: a title, short lines, and for some games a small table.
