@@ -1,7 +1,9 @@
 """Long lists of moves on a 320 px phone: Matterhorn's consolation obstacle (48 circles and "Place no obstacle")
 and its bonus move. The one move that reads differently ("Place no obstacle", "Skip the bonus move") comes first,
 where a child sees it; the many alike ones are short buttons in a grid, each still named by its whole move for
-a screen reader, and a tap on one plays that move."""
+a screen reader, and a tap on one plays that move. And a long entry: Magic Mountain's figures a ball hit, tapped
+one by one, no longer offer a figure its taps have put on the goal tile, and stop at 30 with words a child
+understands (the companion said "at most 30 values, got 127")."""
 from __future__ import annotations
 
 import pytest
@@ -108,6 +110,67 @@ def test_skip_the_bonus_move_comes_first(browser, served, service):  # noqa: F81
         assert move_buttons(page).first.text_content() == "Skip the bonus move"
         for move in state["game"]["legal"]:
             assert page.get_by_role("button", name=move["text"], exact=True).count() == 1, move["text"]
+        assert errors == []
+    finally:
+        page.close()
+
+
+def at_hits(table):
+    """The red ball down through opening 1: which figures did it hit?"""
+    request(table, {"do": "start", "game": "magic-mountain", "players": PLAYERS})
+    request(table, {"do": "dice", "values": ["red"]})
+    request(table, {"do": "play", "action": {"kind": "choose_opening", "opening": 1}})
+    assert table.view()["game"]["chance"]["kind"] == "hits"
+
+
+def open_hits(browser, base):  # noqa: F811
+    page = new_page(browser, NARROW)
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(base + "/")
+    page.wait_for_selector("#link.on")
+    page.wait_for_selector("#chance-faces button")
+    return page, errors
+
+
+def faces(page):
+    return page.locator("#chance-faces button").all_text_contents()
+
+
+def test_a_figure_its_taps_put_on_the_goal_tile_is_no_longer_offered(browser, served, service):  # noqa: F811
+    """Red spaces: 1, 6, 11, 16, 21, 26; Student 1 on 1 goes to 16 (6 and 11 are taken), 21, 26, then the goal."""
+    base, _ = served()
+    at_hits(service.table)
+    page, errors = open_hits(browser, base)
+    try:
+        for _ in range(4):
+            page.locator("#chance-faces button", has_text="S1").click()
+        assert "S1" not in faces(page), "Student 1 is on the goal tile, and still offered"
+        assert len(faces(page)) == 9
+        page.locator("#chance-chosen button").first.click()  # one tap taken away: Student 1 is back on the path
+        assert "S1" in faces(page)
+        page.locator("#chance-faces button", has_text="S1").click()
+        before = int(page.evaluate("window.companionView.version"))
+        page.click("#chance-send")
+        page.wait_for_function(f"window.companionView.version > {before}")
+        history = page.evaluate("window.companionView.game.history.map((h) => h.text)")
+        assert history[-1] == "The ball hit Student 1, then Student 1, then Student 1, then Student 1"
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_the_figures_hit_stop_at_30_taps_with_words_a_child_understands(browser, served, service):  # noqa: F811
+    base, _ = served()
+    at_hits(service.table)
+    page, errors = open_hits(browser, base)
+    try:
+        for _ in range(32):
+            page.locator("#chance-faces button").last.click()
+        assert page.locator("#chance-chosen button").count() == 30
+        message = page.text_content("#toast-text")
+        print(f"after 32 taps: {message!r}")
+        assert page.locator("#toast").is_visible() and "30" in message and "values" not in message
         assert errors == []
     finally:
         page.close()

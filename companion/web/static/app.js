@@ -11,6 +11,7 @@
   let fixIndex = null;
   let showStart = false;
   const MATCHO_FACES = ["matcho", "blank"];
+  const MOST_TAPPED = 30;  // the figures one ball hit: the companion takes at most 30 values
 
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
@@ -253,6 +254,19 @@
     } else photo.hidden = true;
   }
 
+  // The figures the taps so far have put on the goal tile: each tap sends a figure on to the next vacant space of
+  // the ball's colour, else onto the goal tile, as the game does (a figure there cannot be hit again).
+  function hitToGoal(path, taps) {
+    if (!path) return [];
+    const at = { ...path.positions };
+    for (const figure of taps) {
+      if (at[figure] === undefined || at[figure] === path.goal) continue;  // the game says what is wrong
+      const taken = new Set(Object.values(at));
+      at[figure] = path.spaces.find((s) => s > at[figure] && !taken.has(s)) ?? path.goal;
+    }
+    return Object.keys(at).filter((f) => at[f] === path.goal && path.positions[f] !== path.goal);
+  }
+
   function facesOf(game, values) {
     if (game.chance && game.chance.faces) return game.chance.faces;
     if (values.every((v) => Number.isInteger(v))) return [1, 2, 3, 4, 5, 6];
@@ -300,7 +314,10 @@
     }
     const faces = $("chance-faces");
     faces.replaceChildren();
-    for (const face of request.faces) {
+    const onGoal = request.kind === "hits" ? hitToGoal(request.path, chanceValues) : [];
+    $("chance-note").hidden = onGoal.length === 0;
+    setText($("chance-note"), onGoal.length ? `On the goal tile now: ${onGoal.join(", ")}` : "");
+    for (const face of request.faces.filter((f) => !onGoal.includes(f))) {
       faces.append(el("button", { class: "die face", "data-key": "face:" + face, onclick: async () => {
         if (count === 1) { await send({ do: "dice", values: [face] }); chanceValues = []; return; }
         if (duel) {
@@ -309,6 +326,8 @@
           while (at < (matcho ? count : matchoFrom) && chanceValues[at] != null) at++;
           if (at < (matcho ? count : matchoFrom)) chanceValues[at] = face;
           else toast(matcho ? "The 3 Matcho dice are all tapped: tap one to change it" : "The 6 fruit dice are all tapped: tap one to change it");
+        } else if (open && chanceValues.length >= MOST_TAPPED) {
+          toast(`That is ${MOST_TAPPED} figures already: more than one ball can hit. Tap a figure in the row above to take it away.`);
         } else if (open || chanceValues.length < count) chanceValues.push(face);
         render(view);
       } }, face));
