@@ -220,15 +220,17 @@
     return shown;
   }
 
+  const NOTHING_YET = { "matterhorn": "No odds for this step: they show during a turn, when there are dice to roll." };
+
   const BY_GAME = { "matterhorn": matterhorn, "mountain-goats": mountainGoats, "banana-matcho": bananaMatcho,
                     "magic-mountain": magicMountain };
 
-  // The blocks for the box; none when there is nothing to say (between turns, or the game is over).
+  // The blocks for the box; none once the game is over, or for a game without odds.
   function summary(game) {
     const odds = game && game.odds;
     if (!odds || typeof odds !== "object" || game.over) return [];
     if (odds.error) return [say("The odds can't be worked out for this moment of the game.")];
-    if (!Object.keys(odds).length) return [];
+    if (!Object.keys(odds).length) return [say(NOTHING_YET[game.name] || "No odds for this step of the game.")];
     const build = BY_GAME[game.name];
     try {
       const blocks = build ? build(odds, game) : [];
