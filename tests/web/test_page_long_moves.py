@@ -88,7 +88,8 @@ def test_place_no_obstacle_comes_first_and_the_circles_are_a_grid(browser, serve
         print(f"the last circle's button starts {top(page, last)} px down at 320 px")
         assert top(page, last) < 3 * NARROW["height"], "the circles are still a long list"
         assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"], "the page scrolls sideways"
-        small = [b for b in move_buttons(page).all() if (lambda r: r["width"] < 44 or r["height"] < 44)(b.bounding_box())]
+        boxes = [b.bounding_box() for b in move_buttons(page).all()]
+        small = [box for box in boxes if box["width"] < 44 or box["height"] < 44]
         assert small == [], "a button is too small to tap"
         before = int(page.evaluate("window.companionView.version"))
         page.get_by_role("button", name="Place a consolation obstacle on line 10, circle 4", exact=True).click()

@@ -85,7 +85,8 @@ def test_mountain_goats_odds_say_each_mountains_chance(browser, served):  # noqa
     try:
         assert_plain(page, text, errors)
         assert "Ada's chance to win a token this turn: 4%." in text
-        assert tables[0][0] == ["Mountain", "Chance that your next roll moves a goat on it", "Chance to win its token this turn"]
+        assert tables[0][0] == ["Mountain", "Chance that your next roll moves a goat on it",
+                                "Chance to win its token this turn"]
         assert ["Mountain 10", "79%", "1%"] in tables[0]
         assert ["Mountain 7", "78%", "no chance"] in tables[0]
     finally:
@@ -158,7 +159,8 @@ def test_magic_mountain_odds_say_where_the_ball_sends_each_figure(browser, serve
       "names": ["a_b", "c"]}, ["Chance of rain: 12%.", "Next thing: 50%.", "Names: a b, c."]),
     ({"error": "odds unavailable: KeyError('x')"}, ["The odds can't be worked out for this moment of the game."]),
 ])
-def test_odds_of_a_shape_the_page_does_not_know_still_read_plainly(browser, served, monkeypatch, odds, expected):  # noqa: F811
+def test_odds_of_a_shape_the_page_does_not_know_still_read_plainly(browser, served, monkeypatch,  # noqa: F811
+                                                                   odds, expected):
     from companion.table import view
 
     monkeypatch.setattr(view, "_odds", lambda name, state: odds)

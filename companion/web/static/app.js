@@ -327,7 +327,8 @@
           if (at < (matcho ? count : matchoFrom)) chanceValues[at] = face;
           else toast(matcho ? "The 3 Matcho dice are all tapped: tap one to change it" : "The 6 fruit dice are all tapped: tap one to change it");
         } else if (open && chanceValues.length >= MOST_TAPPED) {
-          toast(`That is ${MOST_TAPPED} figures already: more than one ball can hit. Tap a figure in the row above to take it away.`);
+          toast(`That is ${MOST_TAPPED} figures already: more than one ball can hit. ` +
+                "Tap a figure in the row above to take it away.");
         } else if (open || chanceValues.length < count) chanceValues.push(face);
         render(view);
       } }, face));
@@ -424,7 +425,8 @@
     const rows = gridRows(head, labels);
     if (rows) return rows;
     if (labels.some((l) => l.length > 14)) return null;
-    return { head: head.trim().replace(/[,:]$/, "") + ":", groups: [{ label: null, items: labels.map((label, at) => ({ at, label })) }] };
+    const items = labels.map((label, at) => ({ at, label }));
+    return { head: head.trim().replace(/[,:]$/, "") + ":", groups: [{ label: null, items }] };
   }
 
   // The words all the texts start with, up to a whole word.
@@ -447,8 +449,8 @@
     if (rows.size * 2 > labels.length) return null;
     const words = head.trim().split(" ");
     const last = words.pop();
-    return { head: words.join(" ") + ":",
-             groups: [...rows].map(([first, items]) => ({ label: `${last} ${first}, ${inner.trim()}`.trim(), items })) };
+    const groups = [...rows].map(([first, items]) => ({ label: `${last} ${first}, ${inner.trim()}`.trim(), items }));
+    return { head: words.join(" ") + ":", groups };
   }
 
   // The tip beside the decision: a title, short lines, and for some games a small table.

@@ -10,6 +10,8 @@
 
   function say(text) { return { text }; }
 
+  function count(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
+
   function table(caption, head, rows) { return { table: { caption, head, rows } }; }
 
   function nameOf(game, index) {
@@ -44,13 +46,15 @@
   function matterhorn(odds) {
     const out = [];
     if (Array.isArray(odds.roll)) out.push(say(`This roll: ${odds.roll.join(" ")}.`));
-    if (odds.loses_turn === true) out.push(say("No choice of dice reaches a line that is still open: this roll loses the turn."));
+    if (odds.loses_turn === true) {
+      out.push(say("No choice of dice reaches a line that is still open: this roll loses the turn."));
+    }
     if (Array.isArray(odds.choices) && odds.choices.length) {
       out.push(table("Your choices, safest first", ["Choice", "Dice left", "Chance the next roll loses the turn"],
-        odds.choices.map((c) => [`${c.eliminate.length ? "Eliminate " + listWords(c.eliminate) : "Keep all dice"}: line ${c.line}`,
-                                 String(c.dice_left), percent(c.bust_next)])));
+        odds.choices.map((c) => [`${c.eliminate.length ? "Eliminate " + listWords(c.eliminate) : "Keep all dice"}: ` +
+                                 `line ${c.line}`, String(c.dice_left), percent(c.bust_next)])));
     }
-    const dice = Number.isInteger(odds.dice) ? `${odds.dice} ${odds.dice === 1 ? "die" : "dice"}` : "dice";
+    const dice = Number.isInteger(odds.dice) ? count(odds.dice, "die", "dice") : "dice";
     if (typeof odds.bust === "number") {
       out.push(say(`Chance that your next roll (${dice}) loses the turn: ${chanceWords(odds.bust)}.`));
     } else if ("bust" in odds) {
@@ -71,7 +75,8 @@
     const who = Number.isInteger(odds.player) ? nameOf(game, odds.player) : null;
     const tokens = odds.token_chances || null;
     if (tokens && probability(tokens.any) !== null) {
-      out.push(say(`${who || "Your"}${who ? "'s" : ""} chance to win a token this turn: ${percent(tokens.any.probability)}.`));
+      const whose = who ? `${who}'s` : "Your";
+      out.push(say(`${whose} chance to win a token this turn: ${percent(tokens.any.probability)}.`));
     }
     const rolled = Array.isArray(odds.moves);  // the chances of a roll yet to come, before it is rolled
     const mountains = !rolled && odds.next_roll && odds.next_roll.mountains;
@@ -100,7 +105,7 @@
         listed.map((m) => [m.text, goatMoveWords(m)])));
       if (odds.moves.length > listed.length) {
         const more = odds.moves.length - listed.length;
-        out.push(say(`And ${more} more ${more === 1 ? "move" : "moves"}: all of them are on the buttons.`));
+        out.push(say(`And ${count(more, "more move", "more moves")}: all of them are on the buttons.`));
       }
     }
     return out;
@@ -108,9 +113,10 @@
 
   function goatMoveWords(move) {
     const parts = [];
-    if (move.points) parts.push(`${move.points > 0 ? "+" : "−"}${Math.abs(move.points)} ${Math.abs(move.points) === 1 ? "point" : "points"} now`);
-    if (move.progress > 0) parts.push(`climbs ${move.progress} ${move.progress === 1 ? "step" : "steps"}`);
-    if (move.progress < 0) parts.push(`gives up ${-move.progress} ${move.progress === -1 ? "step" : "steps"}`);
+    const sign = move.points > 0 ? "+" : "−";
+    if (move.points) parts.push(`${sign}${count(Math.abs(move.points), "point", "points")} now`);
+    if (move.progress > 0) parts.push(`climbs ${count(move.progress, "step", "steps")}`);
+    if (move.progress < 0) parts.push(`gives up ${count(-move.progress, "step", "steps")}`);
     if (move.big_mountain) parts.push("a goat on the Big Mountain (scored at the end)");
     return parts.join(", ") || "nothing";
   }
@@ -130,14 +136,15 @@
     const fruit = odds.fruit;
     if (fruit && Array.isArray(fruit.faces)) {
       const now = fruit.current && fruit.current.combination
-        ? `${fruitName(fruit.current.combination)}, worth ${fruit.current.value} ${fruit.current.value === 1 ? "space" : "spaces"}`
+        ? `${fruitName(fruit.current.combination)}, worth ${count(fruit.current.value, "space", "spaces")}`
         : "no combination yet";
       out.push(say(`${fruiter}'s fruit dice: ${listWords(fruit.faces)}. That is ${now}.`));
       const p = probability(fruit.improve);
       if (p !== null && Array.isArray(fruit.best_keep)) {
         const keep = fruit.best_keep.map((i) => fruit.faces[i]);
         const plan = keep.length === fruit.faces.length ? "Keeping them all" : keep.length
-          ? `Keeping ${diceWords(keep)} and rolling the other ${fruit.faces.length - keep.length}` : "Rolling them all again";
+          ? `Keeping ${diceWords(keep)} and rolling the other ${fruit.faces.length - keep.length}`
+          : "Rolling them all again";
         out.push(say(p > 0 ? `${plan} gives the best chance to do better: ${chanceWords(p, fruit.improve.chance)}.`
                            : "The fruit dice can't get any better."));
       }
@@ -153,7 +160,7 @@
         const throws = (matcho.by_throw || []).filter((t) => probability(t) !== null);
         if (throws.length) {
           out.push(table(`Chance that ${matchoer} has all 3 Matchos`, ["Within", "Chance"],
-            throws.map((t) => [`${t.throws} ${t.throws === 1 ? "throw" : "throws"}`, chanceWords(t.probability, t.chance)])));
+            throws.map((t) => [count(t.throws, "throw", "throws"), chanceWords(t.probability, t.chance)])));
         }
       }
     }
@@ -165,8 +172,10 @@
     const out = [];
     if (odds.ball) out.push(say(`The ${odds.ball} ball is in play.`));
     if (Array.isArray(odds.next_ball) && odds.next_ball.length) {
-      const chances = odds.next_ball.map((b) => b.probability >= 1 ? `${b.colour} for sure` : `${b.colour} ${percent(b.probability)}`);
-      out.push(say(`${odds.ball ? "The ball after this one" : "The next ball out of the bag"}: ${listWords(chances)}.`));
+      const chances = odds.next_ball.map((b) =>
+        `${b.colour} ${b.probability >= 1 ? "for sure" : percent(b.probability)}`);
+      const which = odds.ball ? "The ball after this one" : "The next ball out of the bag";
+      out.push(say(`${which}: ${listWords(chances)}.`));
     }
     if (Array.isArray(odds.figures) && odds.figures.length) {
       const where = (target) => target === "goal" ? "the goal tile" : `space ${target}`;
@@ -175,8 +184,9 @@
           odds.figures.map((f) => [f.name || f.figure, `space ${f.space}`, where(f.targets[odds.ball])])));
       } else {
         const colours = Object.keys(odds.figures[0].targets || {});
-        out.push(table("Where each ball colour sends a figure it hits", ["Figure", "Now on", ...colours.map((c) => `${c} ball`)],
-          odds.figures.map((f) => [f.name || f.figure, `space ${f.space}`, ...colours.map((c) => where(f.targets[c]))])));
+        const head = ["Figure", "Now on", ...colours.map((c) => `${c} ball`)];
+        out.push(table("Where each ball colour sends a figure it hits", head, odds.figures.map((f) =>
+          [f.name || f.figure, `space ${f.space}`, ...colours.map((c) => where(f.targets[c]))])));
       }
     }
     return out;
@@ -203,12 +213,13 @@
     const lines = [];
     const walk = (value, path) => {
       if (lines.length > MOST_GENERIC_LINES) return;
-      const label = path.map(words).join(", ");
+      const label = path.map(words).join(", ") || "Odds";
+      const key = path[path.length - 1] || "";
       if (value === null || value === undefined) return;
-      if (typeof value !== "object") { lines.push(`${label || "Odds"}: ${valueWords(path[path.length - 1] || "", value)}`); return; }
-      if (probability(value) !== null) { lines.push(`${label || "Chance"}: ${percent(value.probability)}`); return; }
+      if (typeof value !== "object") { lines.push(`${label}: ${valueWords(key, value)}`); return; }
+      if (probability(value) !== null) { lines.push(`${label}: ${percent(value.probability)}`); return; }
       if (Array.isArray(value) && value.every((v) => v === null || typeof v !== "object")) {
-        if (value.length) lines.push(`${label || "Odds"}: ${value.map((v) => valueWords(path[path.length - 1] || "", v)).join(", ")}`);
+        if (value.length) lines.push(`${label}: ${value.map((v) => valueWords(key, v)).join(", ")}`);
         return;
       }
       const entries = Array.isArray(value) ? value.map((v, i) => [String(i + 1), v]) : Object.entries(value);
