@@ -70,7 +70,7 @@ def game_view(game) -> dict[str, Any]:
         "turn": _turn_words(current, players, request),
         "prompt": _safe(state.prompt, ""),
         "legal": [] if over else _safe(state.describe_legal, []),
-        "chance": request.to_json() if request is not None and current == CHANCE else None,
+        "chance": _chance_json(state, request) if request is not None and current == CHANCE else None,
         "scores": _safe(state.scores, []),
         "winners": _safe(state.winners, []) if over else [],
         "over": over,
@@ -81,6 +81,24 @@ def game_view(game) -> dict[str, Any]:
         "last_reading": game.last_reading,
         "can_undo": bool(game.history),
     }
+
+
+def _chance_json(state, request) -> dict[str, Any]:
+    out = request.to_json()
+    if request.kind == "hits":
+        path = _safe(lambda: _hit_path(state), None)
+        if path is not None:
+            out["path"] = path
+    return out
+
+
+def _hit_path(state) -> dict[str, Any]:
+    """For the figures a ball hit, tapped one by one on the page: the spaces of the ball's colour, the goal
+    tile and where each figure stands, so the page can follow each tap (a hit figure goes on to the next
+    vacant space of the ball's colour, else onto the goal tile) and stops offering a figure its taps have
+    put on the goal tile, which the game would refuse to see hit again."""
+    board = state.board
+    return {"spaces": board.colour_spaces_below(state.ball, 0), "goal": board.goal, "positions": dict(state.positions)}
 
 
 def _turn_words(current: int, players: list[dict[str, Any]], request) -> str:

@@ -11,6 +11,7 @@
   let fixIndex = null;
   let showStart = false;
   const MATCHO_FACES = ["matcho", "blank"];
+  const MOST_TAPPED = 30;  // the figures one ball hit: the companion takes at most 30 values
 
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
@@ -182,7 +183,7 @@
     renderTip(next.question ? null : help.tip);
     renderMoves(game, help);
     renderScores(game);
-    renderOdds(game.odds);
+    renderOdds(game);
     renderHistory(game);
     renderSummary(game);
     $("undo").disabled = !game.can_undo;
@@ -260,6 +261,19 @@
     } else photo.hidden = true;
   }
 
+  // The figures the taps so far have put on the goal tile: each tap sends a figure on to the next vacant space of
+  // the ball's colour, else onto the goal tile, as the game does (a figure there cannot be hit again).
+  function hitToGoal(path, taps) {
+    if (!path) return [];
+    const at = { ...path.positions };
+    for (const figure of taps) {
+      if (at[figure] === undefined || at[figure] === path.goal) continue;  // the game says what is wrong
+      const taken = new Set(Object.values(at));
+      at[figure] = path.spaces.find((s) => s > at[figure] && !taken.has(s)) ?? path.goal;
+    }
+    return Object.keys(at).filter((f) => at[f] === path.goal && path.positions[f] !== path.goal);
+  }
+
   function facesOf(game, values) {
     if (game.chance && game.chance.faces) return game.chance.faces;
     if (values.every((v) => Number.isInteger(v))) return [1, 2, 3, 4, 5, 6];
@@ -307,7 +321,10 @@
     }
     const faces = $("chance-faces");
     faces.replaceChildren();
-    for (const face of request.faces) {
+    const onGoal = request.kind === "hits" ? hitToGoal(request.path, chanceValues) : [];
+    $("chance-note").hidden = onGoal.length === 0;
+    setText($("chance-note"), onGoal.length ? `On the goal tile now: ${onGoal.join(", ")}` : "");
+    for (const face of request.faces.filter((f) => !onGoal.includes(f))) {
       faces.append(el("button", { class: "die face", "data-key": "face:" + face, onclick: async () => {
         if (count === 1) { await send({ do: "dice", values: [face] }); chanceValues = []; return; }
         if (duel) {
@@ -316,6 +333,9 @@
           while (at < (matcho ? count : matchoFrom) && chanceValues[at] != null) at++;
           if (at < (matcho ? count : matchoFrom)) chanceValues[at] = face;
           else toast(matcho ? "The 3 Matcho dice are all tapped: tap one to change it" : "The 6 fruit dice are all tapped: tap one to change it");
+        } else if (open && chanceValues.length >= MOST_TAPPED) {
+          toast(`That is ${MOST_TAPPED} figures already: more than one ball can hit. ` +
+                "Tap a figure in the row above to take it away.");
         } else if (open || chanceValues.length < count) chanceValues.push(face);
         render(view);
       } }, face));
@@ -348,37 +368,96 @@
     if (renderMoves.key !== key) { renderMoves.key = key; renderMoves.all = false; }
     const folded = help.foldAfter && !renderMoves.all && entries.length > help.foldAfter + 2;
     const shown = folded ? entries.slice(0, help.foldAfter) : entries;
-    const grid = compactGrid(shown.map((e) => e.move.text), shown.some((e) => e.note));
-    if (grid) box.append(el("p", { class: "moves-head" }, grid.head));
+    const { odd, alike, grid } = arrangeMoves(shown);
     box.classList.toggle("grid", Boolean(grid));
-    shown.forEach((entry, i) => {
-      const attrs = { class: "move" + (entry.best ? " best" : ""), "data-key": "move:" + entry.move.text,
-        onclick: () => send({ do: "play", action: entry.move.action }) };
-      if (grid) attrs["aria-label"] = entry.move.text;  // the short label alone ("3") says nothing to a screen reader
-      if (entry.note && entry.note.chance !== undefined) attrs["data-chance"] = entry.note.chance;
-      if (entry.note && entry.note.kind) attrs["data-odds"] = entry.note.kind;
-      const button = el("button", attrs);
-      if (entry.best) button.append(el("span", { class: "badge best" }, "★ Best"));
-      button.append(el("span", { class: "move-text" }, grid ? grid.labels[i] : entry.move.text));
-      if (entry.note) button.append(el("span", { class: "note " + (entry.note.level || "") }, entry.note.text));
-      box.append(button);
-    });
+    for (const entry of odd) box.append(moveButton(entry, null, " odd"));
+    if (!grid) alike.forEach((entry) => box.append(moveButton(entry, null, "")));
+    else {
+      box.append(el("p", { class: "moves-head" }, grid.head));
+      for (const group of grid.groups) {
+        const buttons = group.items.map(({ at, label }) => moveButton(alike[at], label, ""));
+        if (group.label === null) box.append(...buttons);
+        else box.append(el("div", { class: "move-group", role: "group", "aria-label": group.label },
+          el("span", { class: "group-head", "aria-hidden": "true" }, group.label), ...buttons));
+      }
+    }
     if (folded) {
       box.append(el("button", { class: "small more", "data-key": "more-moves", onclick: () => { renderMoves.all = true; render(view); } },
         `Show all ${entries.length} moves`));
     }
   }
 
-  // Many moves that differ only at the end ("… in opening 1" to "… opening 6") become a heading and a grid
-  // of short buttons, so a child finds the number without reading six long sentences.
-  function compactGrid(texts, annotated) {
-    if (texts.length < 3 || annotated) return null;
+  // A move's button: its whole text, or in a grid a short label ("3") with the whole move as its name, since
+  // the short label alone says nothing to a screen reader.
+  function moveButton(entry, label, extra) {
+    const attrs = { class: "move" + extra + (entry.best ? " best" : ""), "data-key": "move:" + entry.move.text,
+      onclick: () => send({ do: "play", action: entry.move.action }) };
+    if (label !== null) attrs["aria-label"] = entry.move.text;
+    if (entry.note && entry.note.chance !== undefined) attrs["data-chance"] = entry.note.chance;
+    if (entry.note && entry.note.kind) attrs["data-odds"] = entry.note.kind;
+    const button = el("button", attrs);
+    if (entry.best) button.append(el("span", { class: "badge best" }, "★ Best"));
+    button.append(el("span", { class: "move-text" }, label !== null ? label : entry.move.text));
+    if (entry.note) button.append(el("span", { class: "note " + (entry.note.level || "") }, entry.note.text));
+    return button;
+  }
+
+  // Many moves of one kind and one or two of another ("Place no obstacle", "Skip the bonus move"): the odd
+  // ones first, where a child finds them without scrolling past the many; the many in a grid when they differ
+  // only at their end. Ranked moves (with odds notes) keep their order.
+  const MOST_ODD_MOVES = 2;
+  const LONG_LIST = 5;
+  function arrangeMoves(entries) {
+    const plain = { odd: [], alike: entries, grid: null };
+    if (entries.length < 3 || entries.some((e) => e.note)) return plain;
+    const counts = new Map();
+    for (const e of entries) counts.set(e.move.action.kind, (counts.get(e.move.action.kind) || 0) + 1);
+    const main = [...counts].sort((a, b) => b[1] - a[1])[0][0];
+    let odd = entries.filter((e) => e.move.action.kind !== main);
+    let alike = entries.filter((e) => e.move.action.kind === main);
+    if (odd.length > MOST_ODD_MOVES) { odd = []; alike = entries; }
+    const grid = compactGrid(alike.map((e) => e.move.text));
+    if (!grid && entries.length < LONG_LIST) return plain;
+    return { odd, alike, grid };
+  }
+
+  // Moves that differ only at the end ("… in opening 1" to "… opening 6") become a heading and a grid of short
+  // buttons, so a child finds the number without reading six long sentences; when the ends are two numbers
+  // ("… on line 5, circle 1" to "… line 12, circle 10"), a row of short buttons for each first number.
+  function compactGrid(texts) {
+    if (texts.length < 3) return null;
+    const head = commonStart(texts);
+    const labels = texts.map((t) => t.slice(head.length));
+    if (head.length < 12 || labels.some((l) => !l)) return null;
+    const rows = gridRows(head, labels);
+    if (rows) return rows;
+    if (labels.some((l) => l.length > 14)) return null;
+    const items = labels.map((label, at) => ({ at, label }));
+    return { head: head.trim().replace(/[,:]$/, "") + ":", groups: [{ label: null, items }] };
+  }
+
+  // The words all the texts start with, up to a whole word.
+  function commonStart(texts) {
     let head = texts[0];
     for (const t of texts) while (!t.startsWith(head)) head = head.slice(0, -1);
-    head = head.slice(0, head.lastIndexOf(" ") + 1);
-    const labels = texts.map((t) => t.slice(head.length));
-    if (head.length < 12 || labels.some((l) => !l || l.length > 14)) return null;
-    return { head: head.trim().replace(/[,:]$/, "") + ":", labels };
+    return head.slice(0, head.lastIndexOf(" ") + 1);
+  }
+
+  // "Place a consolation obstacle on line " + "5, circle 1" … : under "Place a consolation obstacle on:", a row
+  // "line 5, circle" with the buttons 1, 2, 3.
+  function gridRows(head, labels) {
+    const parts = labels.map((l) => l.split(", "));
+    if (parts.some((p) => p.length !== 2)) return null;
+    const inner = commonStart(parts.map(([, second]) => second + " "));
+    const short = parts.map(([, second]) => second.slice(inner.length));
+    if (short.some((l) => !l || l.length > 4)) return null;
+    const rows = new Map();
+    parts.forEach(([first], at) => rows.set(first, [...(rows.get(first) || []), { at, label: short[at] }]));
+    if (rows.size * 2 > labels.length) return null;
+    const words = head.trim().split(" ");
+    const last = words.pop();
+    const groups = [...rows].map(([first, items]) => ({ label: `${last} ${first}, ${inner.trim()}`.trim(), items }));
+    return { head: words.join(" ") + ":", groups };
   }
 
   // The tip beside the decision: a title, short lines, and for some games a small table.
@@ -443,23 +522,23 @@
       el("th", { scope: "col" }, "Score"))), body);
   }
 
-  function renderOdds(odds) {
+  // The odds in sentences and small tables (odds-box.js); the box is hidden when there is nothing to say.
+  function renderOdds(game) {
     const box = $("odds");
-    box.replaceChildren();
-    $("odds-box").hidden = !odds;
-    if (odds) box.append(describe(odds, 0));
+    const blocks = window.CompanionOddsBox.summary(game);
+    $("odds-box").hidden = blocks.length === 0;
+    const drawn = JSON.stringify(blocks);
+    if (drawn === renderOdds.drawn) return;
+    renderOdds.drawn = drawn;
+    box.replaceChildren(...blocks.map((b) => b.table ? oddsTable(b.table) : el("p", { class: "odds-line" }, b.text)));
   }
 
-  function describe(value, depth) {
-    if (value === null || typeof value !== "object") return document.createTextNode(String(value));
-    const list = el("ul", { class: "odds" });
-    const entries = Array.isArray(value) ? value.map((v, i) => [i + 1, v]) : Object.entries(value);
-    for (const [k, v] of entries.slice(0, 40)) {
-      const item = el("li", {}, el("b", {}, String(k).replaceAll("_", " ") + ": "));
-      item.append(depth > 3 ? document.createTextNode(JSON.stringify(v)) : describe(v, depth + 1));
-      list.append(item);
-    }
-    return list;
+  function oddsTable(table) {
+    const head = el("tr", {}, ...table.head.map((h) => el("th", { scope: "col" }, h)));
+    const rows = table.rows.map((row) => el("tr", {}, el("th", { scope: "row" }, row[0]),
+      ...row.slice(1).map((c) => el("td", {}, c))));
+    return el("div", { class: "table-scroll" }, el("table", { class: "odds-table" }, el("caption", {}, table.caption),
+      el("thead", {}, head), el("tbody", {}, ...rows)));
   }
 
   function renderHistory(game) {
