@@ -96,7 +96,7 @@ def test_mountain_goats_odds_say_each_mountains_chance(browser, served):  # noqa
     try:
         assert_plain(page, text, errors)
         assert "This roll: 5 5 5 5." in text
-        assert tables[0][1] == ["Move goats on 10 and 10", "+10 points now, climbs 2 steps"]
+        assert tables[0][1] == ["Move the goat on 10 to the summit: take a 10 token", "+10 points now, climbs 2 steps"]
     finally:
         page.close()
 
