@@ -98,7 +98,8 @@ def _hit_path(state) -> dict[str, Any]:
     vacant space of the ball's colour, else onto the goal tile) and stops offering a figure its taps have
     put on the goal tile, which the game would refuse to see hit again."""
     board = state.board
-    return {"spaces": board.colour_spaces_below(state.ball, 0), "goal": board.goal, "positions": dict(state.positions)}
+    return {"spaces": board.colour_spaces_below(state.ball, 0), "goal": board.goal, "positions": dict(state.positions),
+            "ends": state.ending_counts()}
 
 
 def _turn_words(current: int, players: list[dict[str, Any]], request) -> str:

@@ -1,10 +1,12 @@
 """Long lists of moves on a 320 px phone: Matterhorn's consolation obstacle (48 circles and "Place no obstacle")
 and its bonus move. The one move that reads differently ("Place no obstacle", "Skip the bonus move") comes first,
 where a child sees it; the many alike ones are short buttons in a grid, each still named by its whole move for
-a screen reader, and a tap on one plays that move. And a long entry: Magic Mountain's figures a ball hit, tapped
-one by one, no longer offer a figure its taps have put on the goal tile, and stop at 30 with words a child
-understands (the companion said "at most 30 values, got 127")."""
+a screen reader, and a tap on one plays that move; a move that ends the game comes after the grid. And a long
+entry: Magic Mountain's figures a ball hit, tapped one by one, no longer offer a figure its taps have put on the
+goal tile, nor any figure once the taps have decided the game."""
 from __future__ import annotations
+
+import copy
 
 import pytest
 
@@ -161,17 +163,50 @@ def test_a_figure_its_taps_put_on_the_goal_tile_is_no_longer_offered(browser, se
         page.close()
 
 
-def test_the_figures_hit_stop_at_30_taps_with_words_a_child_understands(browser, served, service):  # noqa: F811
+def test_no_figure_is_offered_once_the_taps_decide_the_game(browser, served, service):  # noqa: F811
+    """The engine refuses any hit after the one that ends the game ("the game ended with the hit of Student 6")."""
     base, _ = served()
-    at_hits(service.table)
+    table = service.table
+    request(table, {"do": "start", "game": "magic-mountain", "players": PLAYERS, "variants": {"students_to_win": 2}})
+    request(table, {"do": "dice", "values": ["red"]})
+    request(table, {"do": "play", "action": {"kind": "choose_opening", "opening": 1}})
     page, errors = open_hits(browser, base)
     try:
-        for _ in range(32):
-            page.locator("#chance-faces button").last.click()
-        assert page.locator("#chance-chosen button").count() == 30
-        message = page.text_content("#toast-text")
-        print(f"after 32 taps: {message!r}")
-        assert page.locator("#toast").is_visible() and "30" in message and "values" not in message
+        for figure in ["S1"] * 4 + ["S6"] * 4:  # both students onto the goal tile: two students win
+            page.locator("#chance-faces button", has_text=figure).click()
+        assert faces(page) == [], "figures are offered after the game is decided; the game refuses them"
+        assert not table.request({"do": "dice", "values": ["S1"] * 4 + ["S6"] * 4 + ["W1"]}).ok
+        assert errors == []
+    finally:
+        page.close()
+
+
+def hits_to_the_goal(state, figure):
+    """How many hits of this ball take `figure` onto the goal tile."""
+    for hits in range(1, 30):
+        trial = copy.deepcopy(state)
+        trial.apply(trial.chance_action([figure] * hits))
+        if trial.positions[figure] == trial.board.goal:
+            return hits
+    raise AssertionError(f"no number of hits takes {figure} to the goal")
+
+
+def test_stopping_with_a_title_comes_after_the_openings(browser, served, service):  # noqa: F811
+    """Flipped goal tile: once the students hold a title, "Stop here with the title ..." ends the game. It must
+    not be the first button, above the six openings the turn is normally played with."""
+    base, _ = served()
+    table = service.table
+    request(table, {"do": "start", "game": "magic-mountain", "players": PLAYERS, "variants": {"mode": "titles"}})
+    for student in ("S1", "S2", "S3", "S4"):  # four students onto the goal tile: the title Beginner
+        request(table, {"do": "dice", "values": [table.game.state.bag()[0]]})
+        request(table, {"do": "play", "action": {"kind": "choose_opening", "opening": 1}})
+        request(table, {"do": "dice", "values": [student] * hits_to_the_goal(table.game.state, student)})
+    view = request(table, {"do": "dice", "values": [table.game.state.bag()[0]]})
+    stop = next(m["text"] for m in view["game"]["legal"] if m["action"]["kind"] == "end_with_title")
+    page, errors = open_narrow(browser, base)
+    try:
+        texts = [b.get_attribute("aria-label") or b.text_content() for b in move_buttons(page).all()]
+        assert texts[-1] == stop and texts[0] != stop, texts
         assert errors == []
     finally:
         page.close()

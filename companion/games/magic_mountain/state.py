@@ -140,15 +140,18 @@ class MagicMountainState(State):
                 return space
         return self.board.goal
 
+    def ending_counts(self) -> dict[str, int]:
+        """How many students ("S") or witches ("W") on the goal tile end the game at once."""
+        if self.mode == TEAMS:
+            return {"S": TEAM_FIGURES_TO_WIN, "W": TEAM_FIGURES_TO_WIN}
+        if self.mode == TITLES:
+            return {"S": 6, "W": WITCHES_TO_LOSE}
+        return {"S": self.students_to_win, "W": WITCHES_TO_LOSE}
+
     def _decided(self, positions: Mapping[str, int]) -> bool:
         goal = self.board.goal
-        students = sum(1 for f, p in positions.items() if p == goal and f[0] == "S")
-        witches = sum(1 for f, p in positions.items() if p == goal and f[0] == "W")
-        if self.mode == TEAMS:
-            return students >= TEAM_FIGURES_TO_WIN or witches >= TEAM_FIGURES_TO_WIN
-        if self.mode == TITLES:
-            return witches >= WITCHES_TO_LOSE or students == 6
-        return students >= self.students_to_win or witches >= WITCHES_TO_LOSE
+        ends = self.ending_counts()
+        return any(sum(1 for f, p in positions.items() if p == goal and f[0] == kind) >= n for kind, n in ends.items())
 
     def miss_candidates(self) -> list[str]:
         """The figures a ball that hit nothing lets the players move: witches, or the other team's figures."""

@@ -263,15 +263,20 @@
 
   // The figures the taps so far have put on the goal tile: each tap sends a figure on to the next vacant space of
   // the ball's colour, else onto the goal tile, as the game does (a figure there cannot be hit again).
+  // Once the figures on the goal tile end the game (path.ends: how many students "S" or witches "W"), the game
+  // takes no further hit: `ended`, and no figure is offered.
   function hitToGoal(path, taps) {
-    if (!path) return [];
+    if (!path) return { onGoal: [], ended: false };
     const at = { ...path.positions };
+    const ended = () => Object.entries(path.ends || {}).some(([kind, n]) =>
+      Object.keys(at).filter((f) => f[0] === kind && at[f] === path.goal).length >= n);
     for (const figure of taps) {
       if (at[figure] === undefined || at[figure] === path.goal) continue;  // the game says what is wrong
       const taken = new Set(Object.values(at));
       at[figure] = path.spaces.find((s) => s > at[figure] && !taken.has(s)) ?? path.goal;
     }
-    return Object.keys(at).filter((f) => at[f] === path.goal && path.positions[f] !== path.goal);
+    const onGoal = Object.keys(at).filter((f) => at[f] === path.goal && path.positions[f] !== path.goal);
+    return { onGoal, ended: taps.length > 0 && ended() };
   }
 
   function facesOf(game, values) {
@@ -321,10 +326,12 @@
     }
     const faces = $("chance-faces");
     faces.replaceChildren();
-    const onGoal = request.kind === "hits" ? hitToGoal(request.path, chanceValues) : [];
+    const { onGoal, ended } = request.kind === "hits" ? hitToGoal(request.path, chanceValues)
+                                                      : { onGoal: [], ended: false };
     $("chance-note").hidden = onGoal.length === 0;
-    setText($("chance-note"), onGoal.length ? `On the goal tile now: ${onGoal.join(", ")}` : "");
-    for (const face of request.faces.filter((f) => !onGoal.includes(f))) {
+    setText($("chance-note"), onGoal.length ? `On the goal tile now: ${onGoal.join(", ")}` +
+      (ended ? ". That ends the game: confirm" : "") : "");
+    for (const face of request.faces.filter((f) => !ended && !onGoal.includes(f))) {
       faces.append(el("button", { class: "die face", "data-key": "face:" + face, onclick: async () => {
         if (count === 1) { await send({ do: "dice", values: [face] }); chanceValues = []; return; }
         if (duel) {
@@ -368,7 +375,7 @@
     if (renderMoves.key !== key) { renderMoves.key = key; renderMoves.all = false; }
     const folded = help.foldAfter && !renderMoves.all && entries.length > help.foldAfter + 2;
     const shown = folded ? entries.slice(0, help.foldAfter) : entries;
-    const { odd, alike, grid } = arrangeMoves(shown);
+    const { odd, alike, grid, after } = arrangeMoves(shown);
     box.classList.toggle("grid", Boolean(grid));
     for (const entry of odd) box.append(moveButton(entry, null, " odd"));
     if (!grid) alike.forEach((entry) => box.append(moveButton(entry, null, "")));
@@ -381,6 +388,7 @@
           el("span", { class: "group-head", "aria-hidden": "true" }, group.label), ...buttons));
       }
     }
+    for (const entry of after) box.append(moveButton(entry, null, " odd"));
     if (folded) {
       box.append(el("button", { class: "small more", "data-key": "more-moves", onclick: () => { renderMoves.all = true; render(view); } },
         `Show all ${entries.length} moves`));
@@ -402,13 +410,15 @@
     return button;
   }
 
-  // Many moves of one kind and one or two of another ("Place no obstacle", "Skip the bonus move"): the odd
-  // ones first, where a child finds them without scrolling past the many; the many in a grid when they differ
-  // only at their end. Ranked moves (with odds notes) keep their order.
+  // Many moves of one kind and one or two of another: an odd one that declines a move ("Place no obstacle",
+  // "Skip the bonus move") first, where a child finds it without scrolling past the many; one that ends the
+  // game ("Stop here with the title ...") after them, where it is not tapped for the first button. The many
+  // in a grid when they differ only at their end. Ranked moves (with odds notes) keep their order.
   const MOST_ODD_MOVES = 2;
   const LONG_LIST = 5;
+  const DECLINES = new Set(["no_obstacle", "end_moves"]);
   function arrangeMoves(entries) {
-    const plain = { odd: [], alike: entries, grid: null };
+    const plain = { odd: [], alike: entries, grid: null, after: [] };
     if (entries.length < 3 || entries.some((e) => e.note)) return plain;
     const counts = new Map();
     for (const e of entries) counts.set(e.move.action.kind, (counts.get(e.move.action.kind) || 0) + 1);
@@ -418,7 +428,8 @@
     if (odd.length > MOST_ODD_MOVES) { odd = []; alike = entries; }
     const grid = compactGrid(alike.map((e) => e.move.text));
     if (!grid && entries.length < LONG_LIST) return plain;
-    return { odd, alike, grid };
+    const first = odd.filter((e) => DECLINES.has(e.move.action.kind));
+    return { odd: first, alike, grid, after: odd.filter((e) => !first.includes(e)) };
   }
 
   // Moves that differ only at the end ("… in opening 1" to "… opening 6") become a heading and a grid of short
