@@ -131,15 +131,19 @@ def lgpio_work_dir(load_lgpio: bool) -> Iterator[None]:
 
 
 def _import_lgpio_in(folder: str) -> None:
-    here = os.getcwd()
+    try:
+        here: str | None = os.getcwd()
+    except OSError:  # started in a folder since deleted: nowhere to come back to
+        here = None
     try:
         os.chdir(folder)
         import lgpio  # noqa: F401
     except Exception:  # noqa: BLE001 - not installed, or not working: gpiozero says so per sensor
         pass
     finally:
-        with contextlib.suppress(OSError):
-            os.chdir(here)
+        if here is not None:
+            with contextlib.suppress(OSError):
+                os.chdir(here)
 
 
 def hub_connected(kit, backend: str) -> bool | None:

@@ -2,7 +2,9 @@
 import copy
 import json
 import os
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -125,3 +127,16 @@ def test_lgpio_opens_its_pipe_from_its_own_folder(run_cli, monkeypatch, tmp_path
         Device.pin_factory.reset()
         Device.pin_factory = saved
         sys.modules.pop("lgpio", None)
+
+
+def test_sensors_test_started_in_a_folder_since_deleted_goes_on(tmp_path):
+    """lgpio is imported from LG_WD, and the command comes back to where it started: a folder deleted since
+    must not end it with a traceback (gpiozero then says per sensor what fails)."""
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    code = ("import os; os.chdir(%r); os.rmdir(%r)\n"
+            "from companion.sensors.cli_sensors import lgpio_work_dir\n"
+            "with lgpio_work_dir(load_lgpio=True): print('inside')\n") % (str(gone), str(gone))
+    done = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}, timeout=60)
+    assert done.returncode == 0 and "inside" in done.stdout, done.stderr[-400:]
