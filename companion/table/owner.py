@@ -10,6 +10,7 @@ answered with an `Outcome`: accepted, or rejected with the engine's message, and
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import queue
@@ -588,6 +589,8 @@ class Table:
                     self._play_held()  # its tap may have been saved just before the power went
             except Exception as exc:  # the service must start all the same
                 self.held, self.notice = None, f"the roll or ball kept before the restart was not played ({exc})"
+                with contextlib.suppress(JournalError), self.journal.transaction() as tx:
+                    _write_held(tx, None)  # said once, not at every start
 
     def _load(self, row: dict[str, Any]) -> Game:
         """Replay the journal's operations into a fresh engine."""

@@ -276,6 +276,12 @@ def test_a_kept_roll_the_journal_cannot_read_back_does_not_stop_the_start(tmp_pa
         assert "not played" in again.view()["notice"]
     finally:
         again.stop()
+        again.journal.close()
+    third = Table(Journal(tmp_path)).start()
+    try:
+        assert "not played" not in third.view()["notice"], "the same notice at every start"
+    finally:
+        third.stop()
 
 
 def test_a_roll_typed_in_takes_the_place_of_the_one_kept(goats):
