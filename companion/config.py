@@ -144,6 +144,17 @@ def _coerce(section: str, key: str, value: Any) -> Any:
     return value
 
 
+def _refuse_home_paths(layer: Mapping[str, Any], path: str | Path) -> None:
+    """The service's own settings are read by the service (user companion, whose home is /var/lib/companion)
+    and by doctor and teach (the person, /home/pi): a path starting with "~" would be two folders."""
+    for section, key in sorted(PATHS):
+        value = (layer.get(section) or {}).get(key) if isinstance(layer.get(section), Mapping) else None
+        if isinstance(value, str) and value.startswith("~"):
+            raise BadSettings(f"setting {section}.{key} is {value!r} in {path}: write the whole path (like "
+                              f"/home/pi/{value[2:] or 'games'}): '~' is /var/lib/companion for the service, which "
+                              "runs as user companion, and your home for doctor and teach")
+
+
 def load_settings(path: str | Path | None = None, env: Mapping[str, str] | None = None,
                   overrides: Mapping[str, Mapping[str, Any]] | None = None) -> Settings:
     values = {s: {k: d for k, (_, d, _) in keys.items()} for s, keys in SCHEMA.items()}
@@ -171,6 +182,8 @@ def load_settings(path: str | Path | None = None, env: Mapping[str, str] | None 
             layers.append(tomllib.loads(text))
         except tomllib.TOMLDecodeError as exc:
             raise BadSettings(f"settings file {path} is not valid TOML: {exc}") from None
+        if Path(path).resolve() == SYSTEM_SETTINGS.resolve():
+            _refuse_home_paths(layers[-1], path)
     env = os.environ if env is None else env
     from_env: dict[str, dict[str, str]] = {}
     for name, value in env.items():

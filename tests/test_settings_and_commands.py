@@ -166,3 +166,19 @@ def test_a_backend_typed_in_capitals_still_starts_the_service(tmp_path):
     path = tmp_path / "companion.toml"
     path.write_text('[sensors]\nbackend = " Hub"\n', encoding="utf-8")
     assert load_settings(path, env={})["sensors"]["backend"] == "hub"
+
+
+def test_a_home_path_in_the_services_own_settings_is_refused_by_name(tmp_path, monkeypatch):
+    """The service runs as user companion (home /var/lib/companion), doctor and teach as the person: in the
+    system's settings file "~/games" would be two folders, the service's games and teach's dice apart."""
+    from companion.config import BadSettings, load_settings
+
+    system = tmp_path / "etc" / "companion.toml"
+    system.parent.mkdir()
+    system.write_text('[service]\nstate_dir = "~/games"\n', encoding="utf-8")
+    monkeypatch.setattr("companion.config.SYSTEM_SETTINGS", system)
+    with pytest.raises(BadSettings, match=r"service.state_dir is '~/games'.*write the whole path"):
+        load_settings(system, env={})
+    own = tmp_path / "mine.toml"  # a person's own settings, read only by them: '~' is their home
+    own.write_text('[service]\nstate_dir = "~/games"\n', encoding="utf-8")
+    assert "~" not in str(load_settings(own, env={}).state_dir)
