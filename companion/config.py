@@ -155,6 +155,13 @@ def _refuse_home_paths(layer: Mapping[str, Any], path: str | Path) -> None:
                               "runs as user companion, and your home for doctor and teach")
 
 
+def not_utf8_at(data: bytes, start: int) -> str:
+    """Where a text file a person edits stops being UTF-8, and what to do: for the settings and the pin map."""
+    line = data.count(b"\n", 0, start) + 1
+    return (f"line {line} holds a character that is not UTF-8 (byte {data[start]:#04x}): save the file as UTF-8, "
+            "or retype that character")
+
+
 def load_settings(path: str | Path | None = None, env: Mapping[str, str] | None = None,
                   overrides: Mapping[str, Mapping[str, Any]] | None = None) -> Settings:
     values = {s: {k: d for k, (_, d, _) in keys.items()} for s, keys in SCHEMA.items()}
@@ -168,10 +175,7 @@ def load_settings(path: str | Path | None = None, env: Mapping[str, str] | None 
             data = Path(path).read_bytes()
             if b"\0" in data.strip(EMPTY_CHARS.encode()) or exc.start == 0:  # a damaged file, not a typed letter
                 raise BadSettings(f"settings file {path} is not a text file: {RESTORE}") from None
-            line = data.count(b"\n", 0, exc.start) + 1
-            raise BadSettings(f"settings file {path} line {line} holds a character that is not UTF-8 "
-                              f"(byte {data[exc.start]:#04x}): save the file as UTF-8, or retype that "
-                              "character") from None
+            raise BadSettings(f"settings file {path} {not_utf8_at(data, exc.start)}") from None
         if not text.strip(EMPTY_CHARS):
             # Written by hand it would hold at least a comment; empty (or zeros) is what a power cut
             # leaves of a file written just before it. Read as "all defaults" it would move the page to

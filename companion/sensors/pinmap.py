@@ -13,6 +13,8 @@ import re
 from pathlib import Path
 from typing import Any, Iterable
 
+from ..config import not_utf8_at
+
 SHIPPED_PIN_MAP = Path(__file__).resolve().parent.parent.parent / "hardware" / "pinmap.json"
 
 KINDS = ("banana", "gate", "bottom")
@@ -120,10 +122,8 @@ def _utf8_text(raw: bytes, path: Path) -> str:
             raise PinMapError(f"pin map {path} is saved as UTF-16 (Notepad's \"Unicode\"): save it as UTF-8") from None
         if b"\0" in raw.strip(b" \t\r\n\0"):
             raise PinMapError(f"pin map {path} is not a text file") from None
-        text = exc.object  # after the byte-order mark, which exc.start counts from
-        line = text.count(b"\n", 0, exc.start) + 1
-        raise PinMapError(f"pin map {path} line {line} holds a character that is not UTF-8 (byte "
-                          f"{text[exc.start]:#04x}): save the file as UTF-8, or retype that character") from None
+        # exc.object is the text after the byte-order mark, which exc.start counts from
+        raise PinMapError(f"pin map {path} {not_utf8_at(exc.object, exc.start)}") from None
 
 
 def parse_pin_map(data: Any, source: str = "<pin map>") -> PinMap:
