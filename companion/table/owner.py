@@ -143,11 +143,25 @@ class Table:
                 outcome = self._handle(event, position)
             except JournalError as exc:  # every step is rolled back in memory too (`_play`)
                 outcome = Outcome(False, f"not saved, so not played: {exc}", self.version)
+                self._tell_unanswered(event, outcome.message)
             except Exception as exc:  # the loop must outlive any one bad event
                 outcome = Outcome(False, f"internal error: {type(exc).__name__}: {exc}", self.version)
+                self._tell_unanswered(event, f"not played: {outcome.message}")
             if not future.set_running_or_notify_cancel():
                 continue
             future.set_result(outcome)
+
+    def _tell_unanswered(self, event: Event, failure: str) -> None:
+        """A tap's failure goes back to the phone that sent it; a roll the camera read or a sensor's event has
+        nobody to answer, and the camera does not read dice lying still again: the page says it was not
+        played, and how to tap it in."""
+        said = _unplayed_words(event)
+        if said is None:
+            return
+        what, then = said
+        self.notice = f"{what} was {failure.rstrip('.')}. Then {then}"
+        with contextlib.suppress(Exception):
+            self._publish()
 
     def _idle(self) -> None:
         """Nothing came for a while: a squeak kept for the camera's frames is judged on those read."""
@@ -347,12 +361,12 @@ class Table:
         return True, ""
 
     def _hold(self, event: Event, reason: str) -> None:
-        self.held = (event, reason)
-        with self.journal.transaction() as tx:
+        held = (event, reason)
+        with self.journal.transaction() as tx:  # kept only once saved: one not saved is said (`_tell_unanswered`)
             tx.event(self.game.id if self.game else None, event.to_json())
-            self._write_held(tx)
+            _write_held(tx, held)
             self._write_position(tx)
-        self.notice = reason
+        self.held, self.notice = held, reason
 
     def _landed_while_kept(self, event: Event) -> str:
         """A ball kept for its colour runs through long before a person taps it: its landing is told as that
@@ -616,6 +630,20 @@ class Table:
             listeners = list(self._listeners)
         for listener in listeners:
             listener(self._view)
+
+
+def _unplayed_words(event: Event) -> tuple[str, str] | None:
+    """(what the event was, how to tap it in) for a camera or sensor event; None for any other."""
+    if isinstance(event, DiceSettled):
+        values = " ".join(str(d.value) for d in event.dice)
+        return f"The roll the camera read ({values})", "type it on the page"
+    if isinstance(event, BananaSqueaked):
+        return "The squeak", "tap the dice as they lay and who squeaked on the page"
+    if isinstance(event, BallEntered):
+        return f"The ball that went into opening {event.opening}", "tap its colour and opening on the page"
+    if isinstance(event, BallLanded):
+        return "The ball reaching the bottom", "tap what it did on the page"
+    return None
 
 
 def _held_to_json(held: tuple[Event, str] | None) -> dict[str, Any] | None:

@@ -1,6 +1,8 @@
 """The owner thread: commands and camera reads in, durable state out; restarts resume exactly."""
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from companion.events import CameraHealth, DiceSettled, DieReading
@@ -276,3 +278,79 @@ def test_a_journal_from_a_newer_companion_is_refused_and_left_as_it_was(tmp_path
         assert again.view()["game"] is not None, "the game in play is still there"
     finally:
         again.journal.close()
+
+
+class CommitFails:
+    """A card full (or gone read-only) under the journal: every step's commit fails."""
+
+    def __init__(self, real):
+        self.real = real
+
+    def execute(self, sql, *args):
+        if sql == "COMMIT":
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.real.execute(sql, *args)
+
+    @property
+    def in_transaction(self):
+        return self.real.in_transaction
+
+    def close(self):
+        self.real.close()
+
+
+def test_a_camera_roll_the_journal_cannot_keep_is_said_on_the_page_with_what_to_do(table):
+    """A tap refused on a full card gets its message back on the phone; a roll the camera read has nobody to
+    answer, and the dice lie still in the tray, so the camera does not read them again: the page says it."""
+    assert table.request(START).ok
+    real = table.journal._db
+    table.journal._db = CommitFails(real)
+    try:
+        outcome = table.submit(settled(1, 3, 4)).result(5)
+    finally:
+        table.journal._db = real
+    assert not outcome.ok and "no room" in outcome.message
+    view = table.view()
+    assert view["game"]["history_count"] == 0, "the roll not saved is not shown as played either"
+    assert view["notice"].startswith("The roll the camera read (3 4) was not saved, so not played: no room left")
+    assert view["notice"].endswith(". Then type it on the page"), view["notice"]
+
+
+def test_a_ball_event_that_fails_in_the_owner_thread_is_said_on_the_page(tmp_path, monkeypatch):
+    from companion.events import BallEntered
+    from companion.table import owner
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(owner, "decide", broken)
+    table = Table(Journal(tmp_path)).start()
+    try:
+        assert table.request({"do": "start", "game": "magic-mountain", "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
+        outcome = table.submit(BallEntered(t=5, opening=4)).result(5)
+        assert not outcome.ok
+        notice = table.view()["notice"]
+        assert notice.startswith("The ball that went into opening 4 was not played: internal error: RuntimeError: boom")
+        assert "tap its colour and opening on the page" in notice
+    finally:
+        table.stop()
+
+
+def test_a_ball_kept_for_its_colour_that_could_not_be_saved_is_not_played_later(tmp_path):
+    """The page said the ball was not saved and to tap it: its colour tapped later must not play it too."""
+    from companion.events import BallEntered
+
+    table = Table(Journal(tmp_path)).start()
+    try:
+        assert table.request({"do": "start", "game": "magic-mountain", "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
+        real = table.journal._db
+        table.journal._db = CommitFails(real)
+        try:
+            assert not table.submit(BallEntered(t=5, opening=4)).result(5).ok
+        finally:
+            table.journal._db = real
+        assert "The ball that went into opening 4 was not saved" in table.view()["notice"]
+        assert table.request({"do": "dice", "values": ["red"]}).ok
+        assert not table.view()["game"]["history"][-1]["text"].endswith("opening 4")
+    finally:
+        table.stop()
