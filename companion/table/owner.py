@@ -25,7 +25,8 @@ from ..events import (BadEvent, BallEntered, BallLanded, BananaSqueaked, CameraH
 from ..games import registry
 from ..games.api import Action, GameError, Player, State
 from .commands import BadCommand, check_command
-from .inputs import Ask, Decision, Hold, Ignore, Play, ZoneHistory, answer_decision, decide, typed_squeak_decision
+from .inputs import (SAME_RACE_NS, Ask, Decision, Hold, Ignore, Play, ZoneHistory, answer_decision, decide,
+                     typed_squeak_decision)
 from .journal import Journal, JournalError
 from .view import build_view
 
@@ -188,9 +189,7 @@ class Table:
             self.replay_position = position
         judged = False
         try:
-            # A squeak kept for the camera's frames is judged before anything else but a frame: where the
-            # table's idle second judged it live, a replay (which has no pauses) judges it too.
-            judged = self._held_squeak() and not isinstance(event, ZoneState) and self._play_held(waited=True)
+            judged = self._judges_the_held_squeak(event) and self._play_held(waited=True)
             if judged:  # before a tap's "seen" is checked: live, the idle second had shown it already
                 self._publish()
             changed, message = self._dispatch(event)
@@ -201,6 +200,18 @@ class Table:
         if changed:
             self._publish()
         return Outcome(True, message, self.version)
+
+    def _judges_the_held_squeak(self, event: Event) -> bool:
+        """Whether a squeak kept for the camera's frames is judged on those read so far before `event`: where
+        the table's idle second judged it live, a replay (which has no pauses) judges it too. Not before a
+        frame (it may be the one awaited), nor before the other hand on the banana a moment later."""
+        return self._held_squeak() and not isinstance(event, ZoneState) and not self._late_hand(event)
+
+    def _late_hand(self, event: Event) -> bool:
+        """A squeak within `SAME_RACE_NS` after the squeak kept for the camera's frames: the other hand on the
+        banana, arriving late. It counts for nothing, and does not take the kept squeak's place."""
+        return (isinstance(event, BananaSqueaked) and self._held_squeak()
+                and 0 <= event.t - self.held[0].t < SAME_RACE_NS)
 
     def _record(self, event: Event) -> bool:
         """A recording that cannot be written (a full disk, a USB stick pulled out) stops; the game goes on,
@@ -280,6 +291,10 @@ class Table:
         if game is None or game.state.is_over():
             self._persist_position()
             return False, "no game in progress"
+        if self._late_hand(event):
+            self._persist_position()
+            return False, ("the banana squeaked again right after the squeak waiting for the camera's picture: only "
+                           "the first hand on the banana counts")
         decision = decide(game.state, event, self.zones, game.history, self.question)
         replaced = self.held is not None and type(self.held[0]) is type(event)
         if replaced:

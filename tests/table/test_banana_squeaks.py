@@ -228,3 +228,22 @@ def test_a_squeak_judged_just_before_a_refused_request_is_shown(table):
     squeak(table, 1 * S + 50 * MS, frame_after=False)
     assert not table.request({"do": "undo"}).ok  # nothing to undo yet
     assert table.view()["question"] is not None, "the squeak, judged first, asks who squeaked"
+
+
+def test_the_other_hand_does_not_judge_the_squeak_waiting_for_its_frame_on_old_frames(table):
+    """Ben rolls his third Matcho at 0.95 s and slaps at 1.2 s; Ada (four coconuts, two star fruits) slaps
+    150 ms later. The camera has read up to 0.9 s when both are heard. Ada's hand used to force Ben's squeak
+    to be judged on the old frames (two Matchos): Ada climbed 7 and Ben's squeak was dropped as late."""
+    fruit = dice(CO, CO, CO, CO, ST, ST)
+    for ms in range(0, 1000, 100):
+        lying(table, ms * MS, fruit, dice("matcho", "matcho", "blank"))
+    assert squeak(table, 1200 * MS, frame_after=False).ok
+    late = squeak(table, 1350 * MS, frame_after=False)
+    assert "only the first hand on the banana counts" in late.message
+    assert scores(table) == [0, 0, 0] and table.view()["question"] is None, "still waiting for the frames"
+    for ms in range(1000, 1500, 100):
+        lying(table, ms * MS, fruit, dice("matcho", "matcho", "matcho"))
+    assert scores(table) == [0, 0, 0]
+    assert "Who squeaked first" in table.view()["question"]["text"]
+    assert table.request({"do": "choose", "option": "matcho"}).ok
+    assert scores(table) == [0, 1, 0]
