@@ -64,7 +64,15 @@ class Hold:
     reason: str
 
 
-Decision = Play | Ask | Ignore | Hold
+@dataclasses.dataclass
+class PutAway:
+    """A person's answer that the question asked about nothing: it is cleared, with no step. `reason` says
+    so on the page."""
+
+    reason: str
+
+
+Decision = Play | Ask | Ignore | Hold | PutAway
 
 # Matterhorn's steps a person taps that a roll may come before: the bonus move ("before the next roll of the
 # dice", rulebook), the consolation obstacle and the moves after stopping, each of which may be left unused.
@@ -218,6 +226,8 @@ SAME_RACE_NS = 1_500_000_000
 FRUIT_DICE, MATCHO_DICE = 6, 3
 SIDE_NAMES = {"fruit": "fruit", "matcho": "Matcho"}
 SQUEAK_OPTIONS = [{"option": "fruit", "label": "The fruit roller"}, {"option": "matcho", "label": "The Matcho roller"}]
+# The banana squeaks with nobody slapping it too: set down between the next two rollers, squeezed by a child.
+NOBODY_OPTION = {"option": "nobody", "label": "Nobody: it was knocked or squeezed, ignore it"}
 TAP_THE_DICE = "tap the 9 dice below as they lay when the banana squeaked, and the squeak is judged on them"
 
 
@@ -234,7 +244,7 @@ def who_squeaked(t: int, text: str, fruit: list[Any] | None = None, matcho: list
                  unknown: Sequence[str] = ()) -> Ask:
     """Ask the page who squeaked; the answer is judged on `fruit` and `matcho` (None: on no dice). A side in
     `unknown` had dice nobody saw surely: it is not offered, and is judged on the dice a person taps."""
-    options = [option for option in SQUEAK_OPTIONS if option["option"] not in unknown]
+    options = [option for option in SQUEAK_OPTIONS if option["option"] not in unknown] + [NOBODY_OPTION]
     return Ask({"kind": "squeak", "t": t, "fruit": fruit, "matcho": matcho, "unknown": list(unknown),
                 "options": options, "text": text})
 
@@ -357,8 +367,10 @@ def decide(state: State, event: Event, zones: ZoneHistory, history: Sequence[dic
 def answer_decision(state: State, question: dict[str, Any] | None, option: str) -> Decision:
     if question is None or question.get("kind") != "squeak":
         raise IllegalAction("there is no question to answer")
+    if option == NOBODY_OPTION["option"]:
+        return PutAway("The squeak is ignored: nobody slapped the banana")
     if option not in ("fruit", "matcho"):
-        raise IllegalAction(f"choose 'fruit' or 'matcho', not {option!r}")
+        raise IllegalAction(f"choose 'fruit', 'matcho' or 'nobody', not {option!r}")
     if option in question.get("unknown", ()):
         raise IllegalAction(f"the {SIDE_NAMES[option]} dice were not all seen surely: {TAP_THE_DICE}")
     return squeak_play(state, option, question.get("fruit"), question.get("matcho"), question["t"])

@@ -25,7 +25,7 @@ from ..events import (BadEvent, BallEntered, BallLanded, BananaSqueaked, CameraH
 from ..games import registry
 from ..games.api import Action, GameError, Player, State
 from .commands import BadCommand, check_command
-from .inputs import (SAME_RACE_NS, Ask, Decision, Hold, Ignore, Play, ZoneHistory, answer_decision, decide,
+from .inputs import (SAME_RACE_NS, Ask, Decision, Hold, Ignore, Play, PutAway, ZoneHistory, answer_decision, decide,
                      typed_squeak_decision)
 from .journal import Journal, JournalError
 from .view import build_view
@@ -426,7 +426,20 @@ class Table:
         """A person's answer: played, or asked about again; a squeak that cannot be played is refused."""
         if isinstance(decision, Ignore):
             raise Rejected(decision.reason)
+        if isinstance(decision, PutAway):
+            self._put_away(event, decision.reason)
+            return True, decision.reason
         return True, self._take(decision, event)
+
+    def _put_away(self, event: PlayerAction, reason: str) -> None:
+        """The question cleared with no step: the answer is journaled as an event, as the camera's and the
+        sensors' are, so the journal says why the question went."""
+        with self.journal.transaction() as tx:
+            tx.event(self.game.id if self.game else None, event.to_json())
+            tx.clear_meta("question")
+            self._write_held(tx)
+            self._write_position(tx)
+        self.question, self.notice = None, reason
 
     def _require_game(self) -> Game:
         if self.game is None:

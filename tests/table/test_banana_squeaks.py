@@ -13,6 +13,7 @@ S = 1_000_000_000
 MS = 1_000_000
 CO, ST, OR, BA, PI, PA = "coconut", "starfruit", "orange", "banana", "pineapple", "papaya"
 NOTHING = (CO, CO, ST, ST, OR, BA)  # two pairs: no combination
+NOBODY_LABEL = "Nobody: it was knocked or squeezed, ignore it"
 
 
 def dice(*faces, unsure=()):
@@ -247,3 +248,69 @@ def test_the_other_hand_does_not_judge_the_squeak_waiting_for_its_frame_on_old_f
     assert "Who squeaked first" in table.view()["question"]["text"]
     assert table.request({"do": "choose", "option": "matcho"}).ok
     assert scores(table) == [0, 1, 0]
+
+
+NOBODY = {"do": "choose", "option": "nobody"}
+
+
+def knocked_between_duels(table):
+    """Ada wins duel 1 with four and a pair; the banana, passed on to Ben and Cleo, squeaks as it is set down
+    with the dice lying as duel 1 ended: asked, every answer but "nobody" a space down for Ben or Cleo."""
+    fruit, matcho = dice(CO, CO, CO, CO, ST, ST), dice("matcho", "blank", "blank")
+    lying(table, 1 * S, fruit, matcho)
+    squeak(table, 1 * S + 50 * MS)
+    assert scores(table) == [7, 0, 0]
+    for k in range(30):
+        lying(table, 2 * S + k * S // 10, fruit, matcho)
+    squeak(table, 5 * S)
+    assert table.view()["question"] is not None
+
+
+def test_a_knock_on_the_banana_can_be_put_away_with_no_step(table):
+    knocked_between_duels(table)
+    history = table.view()["game"]["history"]
+    assert {"option": "nobody", "label": NOBODY_LABEL} in table.view()["question"]["options"]
+    answer = table.request(NOBODY)
+    assert answer.ok, answer.message
+    view = table.view()
+    assert view["question"] is None and scores(table) == [7, 0, 0] and view["game"]["history"] == history
+    assert "ignored" in view["notice"]
+    lying(table, 8 * S, dice(CO, ST, OR, BA, PI, PA), dice("matcho", "blank", "blank"))
+    squeak(table, 8 * S + 50 * MS)
+    assert scores(table) == [7, 12, 0], "the next squeak is judged, not refused as 'answer it first'"
+
+
+def test_nobody_is_offered_when_no_side_was_seen_and_refused_without_a_question(table):
+    assert not table.request(NOBODY).ok
+    squeak(table, 1 * S)  # the camera has seen nothing
+    assert [o["option"] for o in table.view()["question"]["options"]] == ["nobody"]
+    assert table.request(NOBODY).ok
+    assert table.view()["question"] is None and scores(table) == [0, 0, 0]
+
+
+def test_a_squeak_put_away_stays_put_away_after_a_restart_and_in_a_replay(tmp_path):
+    from companion.table.recording import replay
+
+    recorded = []
+    live = Table(Journal(tmp_path / "live"), tap=recorded.append).start()
+    try:
+        assert live.request({"do": "start", "game": "banana-matcho",
+                             "players": [{"name": "Ada"}, {"name": "Ben"}, {"name": "Cleo"}]}).ok
+        knocked_between_duels(live)
+        assert live.request(NOBODY).ok
+        played = live.view()
+    finally:
+        live.stop()
+        live.journal.close()
+    again = Table(Journal(tmp_path / "live")).start()
+    try:
+        assert again.view()["question"] is None and again.view()["step"] == played["step"]
+    finally:
+        again.stop()
+    replayed = Table(Journal(tmp_path / "replay")).start()
+    try:
+        refused = []
+        replay(recorded, replayed, fast=True, on_ack=lambda _p, outcome: outcome.ok or refused.append(outcome.message))
+        assert refused == [] and replayed.view()["step"] == played["step"]
+    finally:
+        replayed.stop()

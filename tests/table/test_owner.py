@@ -18,6 +18,7 @@ def settled(t, *values, unsure=()):
     return DiceSettled(t=t, dice=tuple(die(v, i in unsure) for i, v in enumerate(values)))
 
 
+PLAYERS = [{"name": "Ada"}, {"name": "Ben"}]
 START = {"do": "start", "game": "fake-race", "players": [{"name": "Ada", "colour": "red"}, {"name": "Ben"}]}
 
 
@@ -326,7 +327,7 @@ def test_a_ball_event_that_fails_in_the_owner_thread_is_said_on_the_page(tmp_pat
     monkeypatch.setattr(owner, "decide", broken)
     table = Table(Journal(tmp_path)).start()
     try:
-        assert table.request({"do": "start", "game": "magic-mountain", "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
+        assert table.request({"do": "start", "game": "magic-mountain", "players": PLAYERS}).ok
         outcome = table.submit(BallEntered(t=5, opening=4)).result(5)
         assert not outcome.ok
         notice = table.view()["notice"]
@@ -342,7 +343,7 @@ def test_a_ball_kept_for_its_colour_that_could_not_be_saved_is_not_played_later(
 
     table = Table(Journal(tmp_path)).start()
     try:
-        assert table.request({"do": "start", "game": "magic-mountain", "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
+        assert table.request({"do": "start", "game": "magic-mountain", "players": PLAYERS}).ok
         real = table.journal._db
         table.journal._db = CommitFails(real)
         try:

@@ -39,4 +39,4 @@ def test_a_squeak_in_a_new_game_is_not_judged_on_the_dice_of_the_game_before(tmp
     assert view["game"]["scores"] == [0, 0]
     assert view["question"]["text"].startswith("The banana squeaked, but the camera has not seen the dice. "
                                                 "Who squeaked? First tap the 9 dice below")
-    assert view["question"]["options"] == [], "judged on the dice a person taps, not on none"
+    assert [o["option"] for o in view["question"]["options"]] == ["nobody"], "judged on the dice tapped, not on none"
