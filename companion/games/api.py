@@ -355,6 +355,9 @@ class Game(ABC):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     variants: ClassVar[tuple[Variant, ...]] = ()
+    # Whether the camera's pip dice rolls (DiceSettled) can be this game's. Banana Matcho's fruit and Matcho
+    # dice are read in their zones; Magic Mountain has no dice: a pip roll read there is the reader's mistake.
+    takes_pip_dice: ClassVar[bool] = True
     actions: ClassVar[ActionCodec]
 
     @abstractmethod

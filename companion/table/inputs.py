@@ -128,6 +128,12 @@ def reading_json(dice: tuple[DieReading, ...], t: int) -> dict[str, Any]:
             "unsure": [i for i, d in enumerate(dice) if d.unsure]}
 
 
+def pip_roll_unused(state: State, event: Event) -> bool:
+    """A roll of pip dice read in a game that has none (the pip reader finds "pips" on fruit dice too): not
+    this game's, so it says nothing and changes nothing."""
+    return isinstance(event, DiceSettled) and not registry.get_game(state.game).takes_pip_dice
+
+
 def dice_decision(state: State, event: DiceSettled) -> Decision:
     request = state.chance_request()
     if state.current_player() != CHANCE or request is None or request.kind != "dice":

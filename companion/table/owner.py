@@ -26,7 +26,7 @@ from ..games import registry
 from ..games.api import Action, GameError, Player, State
 from .commands import BadCommand, check_command
 from .inputs import (SAME_RACE_NS, Ask, Decision, Hold, Ignore, Play, PutAway, ZoneHistory, answer_decision, decide,
-                     typed_squeak_decision)
+                     pip_roll_unused, typed_squeak_decision)
 from .journal import Journal, JournalError
 from .view import build_view
 
@@ -204,8 +204,10 @@ class Table:
     def _judges_the_held_squeak(self, event: Event) -> bool:
         """Whether a squeak kept for the camera's frames is judged on those read so far before `event`: where
         the table's idle second judged it live, a replay (which has no pauses) judges it too. Not before a
-        frame (it may be the one awaited), nor before the other hand on the banana a moment later."""
-        return self._held_squeak() and not isinstance(event, ZoneState) and not self._late_hand(event)
+        frame (it may be the one awaited), the other hand on the banana a moment later, or a pip roll the game
+        does not take (the settle detector's, read before that frame's zones)."""
+        return (self._held_squeak() and not isinstance(event, ZoneState) and not self._late_hand(event)
+                and not pip_roll_unused(self.game.state, event))
 
     def _late_hand(self, event: Event) -> bool:
         """A squeak within `SAME_RACE_NS` after the squeak kept for the camera's frames: the other hand on the
@@ -291,6 +293,9 @@ class Table:
         if game is None or game.state.is_over():
             self._persist_position()
             return False, "no game in progress"
+        if pip_roll_unused(game.state, event):
+            self._persist_position()
+            return False, f"{game.name} takes no pip dice: the roll read is not used"
         if self._late_hand(event):
             self._persist_position()
             return False, ("the banana squeaked again right after the squeak waiting for the camera's picture: only "

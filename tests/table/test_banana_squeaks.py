@@ -314,3 +314,26 @@ def test_a_squeak_put_away_stays_put_away_after_a_restart_and_in_a_replay(tmp_pa
         assert refused == [] and replayed.view()["step"] == played["step"]
     finally:
         replayed.stop()
+
+
+def pip_roll(t):
+    """The pip reader 'finding' pip dice on the fruit dice lying still: Banana Matcho has no pip dice."""
+    from companion.events import DiceSettled
+
+    return DiceSettled(t=t, dice=tuple(DieReading(v, (float(i), 0.0), (float(i), 0.0, i + 1.0, 1.0), 0.9)
+                                       for i, v in enumerate((3, 1, 1, 1))))
+
+
+def test_a_pip_roll_read_on_the_duel_dice_says_nothing_and_judges_no_squeak(table):
+    fruit = dice(CO, CO, CO, CO, ST, ST)
+    for ms in range(0, 1000, 100):
+        lying(table, ms * MS, fruit, dice("matcho", "matcho", "blank"))
+    assert table.submit(pip_roll(500 * MS)).result(5).ok
+    assert table.view()["notice"] == "", "no word about a roll in a game without pip dice"
+    squeak(table, 1200 * MS, frame_after=False)
+    waiting = table.view()["notice"]
+    assert table.submit(pip_roll(1250 * MS)).result(5).ok
+    assert table.view()["notice"] == waiting and table.view()["question"] is None, "the squeak still waits"
+    for ms in range(1000, 1500, 100):
+        lying(table, ms * MS, fruit, dice("matcho", "matcho", "matcho"))
+    assert "Who squeaked first" in table.view()["question"]["text"], "judged on the frames of its moment"

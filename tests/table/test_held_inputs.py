@@ -295,3 +295,18 @@ def test_a_roll_typed_in_takes_the_place_of_the_one_kept(goats):
     play(table, legal(table)[0])
     rolls = [step["text"] for step in table.view()["game"]["history"] if step["who"] == -1]
     assert len(rolls) == 2, rolls
+
+
+def test_a_pip_roll_read_in_magic_mountain_leaves_the_kept_balls_notice(tmp_path):
+    from companion.events import DiceSettled, DieReading
+
+    table = Table(Journal(tmp_path)).start()
+    try:
+        assert table.request({"do": "start", "game": "magic-mountain", "players": PLAYERS}).ok
+        assert table.submit(BallEntered(t=5_000_000_000, opening=3)).result(5).ok
+        notice = table.view()["notice"]
+        roll = DiceSettled(t=6_000_000_000, dice=(DieReading(4, (1.0, 1.0), (0.0, 0.0, 2.0, 2.0), 0.9),))
+        assert table.submit(roll).result(5).ok
+        assert table.view()["notice"] == notice, "Magic Mountain has no dice: the ball's notice stays"
+    finally:
+        table.stop()

@@ -14,6 +14,7 @@ class BananaMatchoGame(Game):
     title = "Banana Matcho"
     min_players = 2
     max_players = 6
+    takes_pip_dice = False
     variants = (
         Variant("monkey_faces", "monkey faces on each Matcho die (boxes differ: one, or two)", 1, (1, 2)),
     )

@@ -14,6 +14,7 @@ class MagicMountainGame(Game):
     title = "Magic Mountain"
     min_players = 1
     max_players = 6
+    takes_pip_dice = False
     variants = (
         Variant("mode", "cooperative (standard goal tile); titles (flipped goal tile, Beginner to Grand Master); "
                 "teams (Team Student, player 1, against Team Witch, player 2)",
