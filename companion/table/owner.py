@@ -481,7 +481,8 @@ class Table:
             tx.set_meta("current_game", str(game_id))
             tx.clear_meta("question")
             tx.clear_meta("held")
-        self.game, self.question, self.held = game, None, None
+        self.game, self.question, self.held, self.notice = game, None, None, ""
+        self.zones.clear()  # the dice of another game
 
     def _play(self, actions: list[Action], event: Event, reading: dict[str, Any] | None = None,
               reading_step: int = 0, question: dict[str, Any] | None = None, t: int | None = None,

@@ -310,3 +310,17 @@ def test_a_pip_roll_read_in_magic_mountain_leaves_the_kept_balls_notice(tmp_path
         assert table.view()["notice"] == notice, "Magic Mountain has no dice: the ball's notice stays"
     finally:
         table.stop()
+
+
+def test_picking_up_another_game_does_not_carry_the_kept_rolls_notice(goats, tmp_path):
+    """Game 2 (Mountain Goats) keeps a roll for Ada's tap; the family picks up game 1 (Matterhorn): the kept
+    roll is dropped, and the Matterhorn page must not say a roll is kept, with a Mountain Goats instruction."""
+    table = goats
+    assert table.request({"do": "start", "game": "matterhorn", "players": PLAYERS}).ok
+    assert table.request({"do": "resume", "game_id": 1}).ok
+    assert table.submit(rolled(2, 3, 5, 6)).result(5).ok
+    assert table.submit(rolled(4, 4, 1, 3)).result(5).ok
+    assert "is kept" in table.view()["notice"]
+    assert table.request({"do": "resume", "game_id": 2}).ok
+    view = table.view()
+    assert view["game"]["name"] == "matterhorn" and view["notice"] == "", view["notice"]
