@@ -123,6 +123,44 @@ class ZoneHistory:
         return any(times and 0 < t - times[-1] <= self.fresh_ns for times in self._times.values())
 
 
+class DuelDice:
+    """The duel's dice as the camera last read each zone whole and surely, for the page's duel panel (a squeak
+    is judged on `ZoneHistory`, at its own time, not on these). A zone is shown once its dice differ from
+    what they were when the last step was played: the dice of a duel just ended, still lying, are not the
+    next duel's, and the dice of a Continue are the game's already."""
+
+    def __init__(self) -> None:
+        self._last: dict[str, tuple[str, ...]] = {}
+        self._at_step: dict[str, tuple[str, ...]] = {}
+        self._step: Any = None
+
+    def clear(self) -> None:
+        self._last.clear()
+        self._at_step.clear()
+        self._step = None
+
+    def add(self, event: ZoneState) -> bool:
+        """Whether the dice shown changed."""
+        count = {"fruit": FRUIT_DICE, "matcho": MATCHO_DICE}.get(event.zone)
+        if count is None or len(event.dice) != count:
+            return False
+        faces, _ = seen_faces(event.zone, event.dice)
+        if faces is None:
+            return False
+        before = self.showing()
+        self._last[event.zone] = tuple(faces)
+        return self.showing() != before
+
+    def step(self, step: Any) -> None:
+        """`step` names the game's last step: when it is another, the dice lying now are that step's."""
+        if step != self._step:
+            self._step, self._at_step = step, dict(self._last)
+
+    def showing(self) -> dict[str, tuple[str, ...]]:
+        """{zone: faces} of the zones whose dice were rolled since the last step."""
+        return {zone: faces for zone, faces in self._last.items() if faces != self._at_step.get(zone)}
+
+
 def reading_json(dice: tuple[DieReading, ...], t: int) -> dict[str, Any]:
     return {"t": t, "dice": [d.to_json() for d in dice], "values": [d.value for d in dice],
             "unsure": [i for i, d in enumerate(dice) if d.unsure]}

@@ -25,8 +25,8 @@ from ..events import (BadEvent, BallEntered, BallLanded, BananaSqueaked, CameraH
 from ..games import registry
 from ..games.api import Action, GameError, Player, State
 from .commands import BadCommand, check_command
-from .inputs import (SAME_RACE_NS, Ask, Decision, Hold, Ignore, Play, PutAway, ZoneHistory, answer_decision, decide,
-                     pip_roll_unused, typed_squeak_decision)
+from .inputs import (SAME_RACE_NS, Ask, Decision, DuelDice, Hold, Ignore, Play, PutAway, ZoneHistory, answer_decision,
+                     decide, pip_roll_unused, typed_squeak_decision)
 from .journal import Journal, JournalError
 from .view import build_view
 
@@ -74,6 +74,7 @@ class Table:
         self._listeners_lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self.zones = ZoneHistory()
+        self.duel_dice = DuelDice()  # Banana Matcho's dice as the camera reads them, for the duel panel
         self.health: dict[str, dict[str, str]] = {}
         self.game: Game | None = None
         self.question: dict[str, Any] | None = None
@@ -230,7 +231,8 @@ class Table:
     def _dispatch(self, event: Event) -> tuple[bool, str]:
         if isinstance(event, ZoneState):
             self.zones.add(event)
-            return (self._held_squeak() and self._play_held()), ""
+            shown = self.game is not None and self.game.name == "banana-matcho" and self.duel_dice.add(event)
+            return (self._held_squeak() and self._play_held()) or shown, ""
         if isinstance(event, RecordingHealth):
             self.health["recording"] = {"state": event.state, "message": event.message}
             return True, ""
@@ -286,6 +288,7 @@ class Table:
         self.question = question
         self.notice = held[1] if held else ""
         self.zones.clear()
+        self.duel_dice.clear()
 
     # -- sensor and camera events -----------------------------------------------------------------
     def _observation(self, event: Event) -> tuple[bool, str]:
@@ -468,7 +471,8 @@ class Table:
             self._write_position(tx)
         self.game = Game(game_id, game_def.name, setup, state, [])
         self.question, self.held, self.notice = None, None, ""
-        self.zones.clear()  # the dice of another game
+        self.zones.clear()
+        self.duel_dice.clear()  # the dice of another game
 
     def _resume(self, game_id: int, event: Event) -> None:
         row = self.journal.game(game_id)
@@ -482,7 +486,8 @@ class Table:
             tx.clear_meta("question")
             tx.clear_meta("held")
         self.game, self.question, self.held, self.notice = game, None, None, ""
-        self.zones.clear()  # the dice of another game
+        self.zones.clear()
+        self.duel_dice.clear()  # the dice of another game
 
     def _play(self, actions: list[Action], event: Event, reading: dict[str, Any] | None = None,
               reading_step: int = 0, question: dict[str, Any] | None = None, t: int | None = None,
@@ -659,6 +664,8 @@ class Table:
     # -- the view every page sees -------------------------------------------------------------------
     def _publish(self) -> None:
         self.version += 1
+        if self.game is not None:
+            self.duel_dice.step((self.game.id, len(self.game.history)))
         self._view = build_view(self)
         with self._listeners_lock:
             listeners = list(self._listeners)

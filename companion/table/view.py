@@ -20,7 +20,7 @@ RECENT_HISTORY = 30
 
 def build_view(table: "Table") -> dict[str, Any]:
     game = table.game
-    shown = game_view(game) if game is not None else None
+    shown = game_view(game, table.duel_dice.showing()) if game is not None else None
     return {
         "version": table.version,
         "run": table.run,
@@ -53,7 +53,9 @@ def _values_of(reading: dict[str, Any] | None) -> list[Any] | None:
     return [reading.get("values"), reading.get("unsure"), reading.get("index"), reading.get("corrected")]
 
 
-def game_view(game) -> dict[str, Any]:
+def game_view(game, dice_seen: dict[str, tuple[str, ...]] | None = None) -> dict[str, Any]:
+    """`dice_seen`: Banana Matcho's dice as the camera reads them now, by zone, which the odds are of: the
+    game knows the dice of the last squeak only."""
     state = game.state
     game_def = registry.get_game(game.name)
     current = state.current_player()
@@ -74,7 +76,7 @@ def game_view(game) -> dict[str, Any]:
         "scores": _safe(state.scores, []),
         "winners": _safe(state.winners, []) if over else [],
         "over": over,
-        "odds": None if over else _odds(game.name, state),
+        "odds": None if over else _odds(game.name, _with_dice_seen(game.name, state, dice_seen)),
         "state": state.to_json(),
         "history": game.history[-RECENT_HISTORY:],
         "history_count": len(game.history),
@@ -121,6 +123,24 @@ def _odds(name: str, state) -> Any:
         return module.odds_for_state(state)
     except Exception as exc:  # odds are a help; a failure there must not hide the game
         return {"error": f"odds unavailable: {exc}"}
+
+
+def _with_dice_seen(name: str, state, dice_seen: dict[str, tuple[str, ...]] | None):
+    """`state`, or a copy of it with the dice seen showing (the game itself is not touched); the state as it
+    is if they do not fit it."""
+    if not dice_seen:
+        return state
+    try:
+        return _copy_showing(name, state, dice_seen)
+    except Exception:  # odds are a help: those of the game as it is rather than none
+        return state
+
+
+def _copy_showing(name: str, state, dice_seen: dict[str, tuple[str, ...]]):
+    seen = registry.get_game(name).state_from_json(state.to_json())
+    for faces in dice_seen.values():
+        seen.apply(seen.chance_action(list(faces)))
+    return seen
 
 
 def _safe(fn, default):

@@ -337,3 +337,30 @@ def test_a_pip_roll_read_on_the_duel_dice_says_nothing_and_judges_no_squeak(tabl
     for ms in range(1000, 1500, 100):
         lying(table, ms * MS, fruit, dice("matcho", "matcho", "matcho"))
     assert "Who squeaked first" in table.view()["question"]["text"], "judged on the frames of its moment"
+
+
+def test_the_duel_panel_follows_the_dice_the_camera_reads(table):
+    """The odds box said "Ada's fruit dice are not rolled yet", "0 of 3 show a Matcho" and "Nobody can make
+    the banana squeak yet" while the camera read four coconuts, two star fruits and three Matchos."""
+    step = table.view()["step"]
+    lying(table, 1 * S, dice(CO, CO, CO, CO, ST, OR), dice("matcho", "matcho", "blank"))
+    odds = table.view()["game"]["odds"]
+    assert odds["fruit"]["faces"] == [CO, CO, CO, CO, ST, OR] and odds["matcho"]["matchos"] == 2
+    lying(table, 2 * S, dice(CO, CO, CO, CO, ST, ST), dice("matcho", "matcho", "matcho", unsure=(2,)))
+    odds = table.view()["game"]["odds"]
+    assert odds["fruit"]["current"]["value"] == 7 and odds["matcho"]["matchos"] == 2, "an unsure die: as before"
+    lying(table, 3 * S, dice(CO, CO, CO, CO, ST, ST), dice("matcho", "matcho", "matcho"))
+    assert table.view()["game"]["odds"]["verdict"] == "both"
+    assert table.view()["step"] == step, "what the camera reads is no step: a tap sent meanwhile still counts"
+
+
+def test_the_duel_panel_does_not_show_the_last_duels_dice_as_the_next_ones(table):
+    fruit = dice(CO, CO, CO, CO, ST, ST)
+    lying(table, 1 * S, fruit, dice("matcho", "blank", "blank"))
+    squeak(table, 1 * S + 50 * MS)
+    assert scores(table) == [7, 0, 0]
+    lying(table, 2 * S, fruit, dice("matcho", "blank", "blank"))  # still lying as the duel ended
+    odds = table.view()["game"]["odds"]
+    assert odds["fruit"] is None and odds["matcho"]["matchos"] == 0, "Ben and Cleo have not rolled yet"
+    lying(table, 3 * S, dice(OR, OR, OR, BA, PI, PA), dice("blank", "blank", "blank"))
+    assert table.view()["game"]["odds"]["fruit"]["faces"] == [OR, OR, OR, BA, PI, PA]

@@ -133,6 +133,28 @@ def test_banana_matcho_odds_say_who_is_close(browser, served):  # noqa: F811
         page.close()
 
 
+def test_banana_matcho_odds_follow_the_dice_the_camera_reads(browser, served, service):  # noqa: F811
+    """The odds box said the fruit dice were not rolled yet and nobody could squeak while the camera read a
+    combination on each side."""
+    from companion.events import DieReading, ZoneState
+
+    def lying(zone, faces):
+        dice = tuple(DieReading(f, (float(i), 0.0), (float(i), 0.0, i + 1.0, 1.0), 0.97) for i, f in enumerate(faces))
+        service.table.submit(ZoneState(t=10**9, zone=zone, dice=dice)).result(5)
+
+    base, _ = served()
+    start(base, "banana-matcho")
+    lying("fruit", ["coconut"] * 4 + ["starfruit"] * 2)
+    lying("matcho", ["matcho"] * 3)
+    page, text, _, errors = odds_box(browser, base)
+    try:
+        assert_plain(page, text, errors)
+        assert "Both can make the banana squeak now: the first to squeak wins." in text
+        assert "That is four and pair, worth 7 spaces." in text and "Ben's Matcho dice: all 3 show a Matcho!" in text
+    finally:
+        page.close()
+
+
 def test_magic_mountain_odds_say_where_the_ball_sends_each_figure(browser, served):  # noqa: F811
     base, _ = served()
     start(base, "magic-mountain")
