@@ -11,6 +11,8 @@ cannot attribute becomes a question on the page instead of an action.
 - Magic Mountain: `BallEntered(opening)` plays the legal action that names that opening (when the engine
   waits for one, or once the ball's colour is tapped); `BallLanded` plays the legal action that says the
   ball is down, if the engine has one. The hits themselves are tapped on the page.
+- Games without pip dice (Banana Matcho, Magic Mountain): a `DiceSettled` is the pip reader's mistake (it
+  finds "pips" on fruit dice): left out without a word.
 - Banana Matcho: the table keeps the recent history of both zones (`ZoneHistory`) and, at the time of each
   `BananaSqueaked`, asks `banana_matcho.arbitrate(fruit, matcho)` who may have squeaked; "both" and "neither"
   ask the page who did. A side whose dice were not all seen surely (one in a hand, one read unsure, the

@@ -10,7 +10,8 @@ Tables:
   `result` the final scores and winners once the game is over. Finished games stay for the history page.
 - ops(seq, game_id, op, data, t): the operations in order: op "apply" (data: the action's JSON form and what
   the page shows for it) or "undo". Replaying them into a fresh engine gives back the exact state.
-- events(seq, data): the sensor and camera events the table acted on, for the history and for debugging.
+- events(seq, data): the sensor and camera events the table acted on, and the answers that put a question
+  away with no step (a squeak nobody made), for the history and for debugging.
 - meta(key, value): the current game, the position reached in a replayed recording.
 """
 from __future__ import annotations
