@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import errno
 import json
+import os
+import pwd
 import shutil
 import sqlite3
 import threading
@@ -69,7 +71,7 @@ class JournalError(RuntimeError):
 # Below this much free space, SQLite's "disk I/O error" or "unable to open database file" means a full disk:
 # it cannot size the -shm file (SQLITE_IOERR_SHMSIZE) or create the -wal file.
 NEARLY_FULL_BYTES = 1 * 2**20
-_IOERR, _CANTOPEN = 10, 14  # SQLite's primary result codes (the extended codes keep them in the low byte)
+_READONLY, _IOERR, _CANTOPEN = 8, 10, 14  # SQLite's primary result codes (the extended codes keep them in the low byte)
 
 
 def damaged_fix(path: Path) -> str:
@@ -111,9 +113,33 @@ def _storage_problem(path: Path, exc: sqlite3.DatabaseError) -> str:
     if (primary in (_IOERR, _CANTOPEN) or "disk I/O error" in text or "unable to open" in text) \
             and _nearly_full(path.parent):
         return _no_room(path)
-    if "readonly" in text or "read-only" in text:
-        return f"the game journal {path} cannot be written ({text}): check the state directory's permissions"
+    if _says_read_only(exc):
+        return _not_writable(path, exc)
     return f"the game journal {path} cannot be used: {text}"
+
+
+def _says_read_only(exc: sqlite3.DatabaseError) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return (isinstance(code, int) and code & 0xFF == _READONLY) or "readonly" in str(exc) or "read-only" in str(exc)
+
+
+def _not_writable(path: Path, exc: sqlite3.DatabaseError) -> str:
+    """What to do about a journal this user cannot write: the files that are not this user's, given back."""
+    files = [p for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm"))
+             if p.exists() and not os.access(p, os.W_OK)]
+    if not files:
+        return f"the game journal {path} cannot be written ({exc}): check the state directory's permissions"
+    user = _user_name()
+    return (f"the game journal {path} cannot be written by user {user} ({exc}): {', '.join(p.name for p in files)} "
+            f"in {path.parent} belong to another user (a command run with sudo on this folder, interrupted?); "
+            f"give them back with `sudo chown {user}: {path}*` and start the companion again")
+
+
+def _user_name() -> str:
+    try:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        return str(os.geteuid())
 
 
 def _folder_problem(folder: Path, exc: OSError) -> str | None:
@@ -175,6 +201,7 @@ class Journal:
             self._add_played_at()
             if not fresh:
                 self._check_pages()
+            self._check_writable()
         except (sqlite3.DatabaseError, JournalError) as exc:
             if self._db is not None:
                 self._db.close()
@@ -216,6 +243,22 @@ class Journal:
         problem = damage(self._db)
         if problem:
             raise JournalError(f"the game journal {self.path} is damaged ({problem}): {damaged_fix(self.path)}")
+
+    def _check_writable(self) -> None:
+        """A journal this user may read but not write (its -wal or -shm left by another user's process, such as a
+        `sudo companion replay --state-dir ...` interrupted) is said now, not at the first tap of the evening:
+        SQLite opens it read-only without a word. A throw-away write, rolled back; another error here (a full
+        disk) is left to the first step to say, as before."""
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("INSERT INTO meta(key, value) VALUES ('writable', '1') "
+                             "ON CONFLICT(key) DO UPDATE SET value=excluded.value")
+        except sqlite3.DatabaseError as exc:
+            if _says_read_only(exc) and not read_only_filesystem(self.path.parent):
+                raise JournalError(_not_writable(self.path, exc)) from None
+        finally:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
 
     def close(self) -> None:
         self._db.close()
