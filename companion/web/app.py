@@ -18,7 +18,7 @@ from ..table.journal import JournalError
 from ..table.camera import TrayNotKept
 from . import boards
 from .security import Refused, check_client, check_host, check_same_origin, is_loopback_host
-from .stream import KEEPALIVE_SECONDS, LIFETIME_SECONDS, Broadcaster, TooManyStreams
+from .stream import KEEPALIVE_SECONDS, LIFETIME_SECONDS, Broadcaster, TooManyStreams, refusal
 
 MAX_BODY_BYTES = 16 * 1024
 COMMAND_TIMEOUT_S = 10.0
@@ -171,13 +171,13 @@ def create_app(service, *, allow_outside: bool = False, names: tuple[str, ...] =
 
     @app.get("/events")
     def events():
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         try:
             box = broadcaster.open()
         except TooManyStreams as exc:
-            return fail(503, str(exc))
+            return Response(refusal(str(exc)), mimetype="text/event-stream", headers=headers)
         gone = request.environ.get("waitress.client_disconnected")  # set by waitress, None under other servers
-        return Response(broadcaster.stream(box, gone), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return Response(broadcaster.stream(box, gone), mimetype="text/event-stream", headers=headers)
 
     @app.get("/camera.jpg")
     def camera():

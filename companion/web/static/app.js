@@ -118,6 +118,7 @@
   // when nothing came for a while, whether the table has moved on, and if so opens a new stream.
   let stream = null;
   let heard = Date.now();
+  let refusedWith = "";  // the toast of a stream refused over the cap, taken down once the page is live
   const QUIET_MS = 12000;
   async function checkStream() {
     if (Date.now() - heard >= QUIET_MS && view) {
@@ -143,15 +144,25 @@
     heard = Date.now();
     source.addEventListener("state", (e) => {
       heard = Date.now();
+      if (refusedWith && $("toast-text").textContent === refusedWith) hideToast();  // live now: no longer true
+      refusedWith = "";
       setText($("link"), "live");
       $("link").className = "link on";
       render(JSON.parse(e.data));
     });
     source.addEventListener("renew", () => { source.close(); connect(); });  // the stream's time is up
+    source.addEventListener("refused", (e) => {  // too many pages open: said, and asked again in a while
+      source.close();
+      setText($("link"), "too many pages open");
+      $("link").className = "link off";
+      refusedWith = JSON.parse(e.data).message;
+      toast(refusedWith);
+      setTimeout(connect, 5000);
+    });
     source.onerror = () => {
       setText($("link"), "reconnecting…");
       $("link").className = "link off";
-      // A refusal (too many pages open) closes the EventSource for good: try again in a while.
+      // An HTTP error closes the EventSource for good: try again in a while.
       if (source.readyState === EventSource.CLOSED) setTimeout(connect, 5000);
     };
   }
