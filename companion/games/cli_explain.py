@@ -11,7 +11,7 @@ from ..cli import CliError
 from .api import GameError
 from .registry import GAME_MODULES, game_module
 
-# The games that have an explain (magic-mountain has no roll to explain: its die only moves the wizard).
+# The games that have an explain (magic-mountain has no dice: its chance is the ball drawn from the bag).
 # Named here so that --help lists them without importing every game.
 EXPLAINED = ("matterhorn", "mountain-goats", "banana-matcho")
 # Options that apply to one game only: refused, by name, for the others.

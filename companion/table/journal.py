@@ -6,8 +6,10 @@ transaction: a correction, which undoes back to a misread roll and re-applies wh
 all or nothing.
 
 Tables:
-- games(id, game, setup, started_t, finished, result): `setup` is the JSON of players and variants;
-  `result` the final scores and winners once the game is over. Finished games stay for the history page.
+- games(id, game, setup, started_t, finished, result, played_at): `setup` is the JSON of players and variants;
+  `result` the final scores and winners once the game is over; `played_at` the wall-clock time (Unix seconds)
+  of the game's last start, step or undo, for the page to say when it was played (`started_t` and the ops' `t`
+  are the table's monotonic clock, meaningless after a reboot). Finished games stay for the history page.
 - ops(seq, game_id, op, data, t): the operations in order: op "apply" (data: the action's JSON form and what
   the page shows for it) or "undo". Replaying them into a fresh engine gives back the exact state.
 - events(seq, data): the sensor and camera events the table acted on, and the answers that put a question
@@ -18,9 +20,12 @@ from __future__ import annotations
 
 import errno
 import json
+import os
+import pwd
 import shutil
 import sqlite3
 import threading
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
@@ -37,7 +42,8 @@ CREATE TABLE IF NOT EXISTS games(
     setup TEXT NOT NULL,
     started_t INTEGER NOT NULL,
     finished INTEGER NOT NULL DEFAULT 0,
-    result TEXT
+    result TEXT,
+    played_at REAL
 );
 CREATE TABLE IF NOT EXISTS ops(
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -54,6 +60,9 @@ CREATE TABLE IF NOT EXISTS events(
 );
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+# A game's columns as the readers give them, with `steps`: the steps it has now (applied, less those undone).
+GAME_COLUMNS = ("id, game, setup, started_t, finished, result, played_at, "
+                "(SELECT COALESCE(SUM(op = 'apply') - SUM(op = 'undo'), 0) FROM ops WHERE ops.game_id = games.id)")
 
 
 class JournalError(RuntimeError):
@@ -63,7 +72,7 @@ class JournalError(RuntimeError):
 # Below this much free space, SQLite's "disk I/O error" or "unable to open database file" means a full disk:
 # it cannot size the -shm file (SQLITE_IOERR_SHMSIZE) or create the -wal file.
 NEARLY_FULL_BYTES = 1 * 2**20
-_IOERR, _CANTOPEN = 10, 14  # SQLite's primary result codes (the extended codes keep them in the low byte)
+_READONLY, _IOERR, _CANTOPEN = 8, 10, 14  # SQLite's primary result codes (the extended codes keep them in the low byte)
 
 
 def damaged_fix(path: Path) -> str:
@@ -105,9 +114,33 @@ def _storage_problem(path: Path, exc: sqlite3.DatabaseError) -> str:
     if (primary in (_IOERR, _CANTOPEN) or "disk I/O error" in text or "unable to open" in text) \
             and _nearly_full(path.parent):
         return _no_room(path)
-    if "readonly" in text or "read-only" in text:
-        return f"the game journal {path} cannot be written ({text}): check the state directory's permissions"
+    if _says_read_only(exc):
+        return _not_writable(path, exc)
     return f"the game journal {path} cannot be used: {text}"
+
+
+def _says_read_only(exc: sqlite3.DatabaseError) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return (isinstance(code, int) and code & 0xFF == _READONLY) or "readonly" in str(exc) or "read-only" in str(exc)
+
+
+def _not_writable(path: Path, exc: sqlite3.DatabaseError) -> str:
+    """What to do about a journal this user cannot write: the files that are not this user's, given back."""
+    files = [p for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm"))
+             if p.exists() and not os.access(p, os.W_OK)]
+    if not files:
+        return f"the game journal {path} cannot be written ({exc}): check the state directory's permissions"
+    user = _user_name()
+    return (f"the game journal {path} cannot be written by user {user} ({exc}): {', '.join(p.name for p in files)} "
+            f"in {path.parent} belong to another user (a command run with sudo on this folder, interrupted?); "
+            f"give them back with `sudo chown {user}: {path}*` and start the companion again")
+
+
+def _user_name() -> str:
+    try:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        return str(os.geteuid())
 
 
 def _folder_problem(folder: Path, exc: OSError) -> str | None:
@@ -166,8 +199,10 @@ class Journal:
             if self._check_version() != SCHEMA_VERSION:
                 self._db.executescript(SCHEMA)
                 self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._add_played_at()
             if not fresh:
                 self._check_pages()
+            self._check_writable()
         except (sqlite3.DatabaseError, JournalError) as exc:
             if self._db is not None:
                 self._db.close()
@@ -195,6 +230,13 @@ class Journal:
                 "give this one another --state-dir")
         return version
 
+    def _add_played_at(self) -> None:
+        """The column `played_at`, added to a journal from before it: a nullable column, so the journal stays at
+        version 1 and an older companion still reads and writes it (it names the columns it uses)."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+        if "played_at" not in columns:
+            self._db.execute("ALTER TABLE games ADD COLUMN played_at REAL")
+
     def _check_pages(self) -> None:
         """Every page of the journal read once (SQLite's quick_check): a page the memory card damaged (zeroed
         by a power cut as it was written) is found now, with what to do, not later in the middle of a game or
@@ -202,6 +244,22 @@ class Journal:
         problem = damage(self._db)
         if problem:
             raise JournalError(f"the game journal {self.path} is damaged ({problem}): {damaged_fix(self.path)}")
+
+    def _check_writable(self) -> None:
+        """A journal this user may read but not write (its -wal or -shm left by another user's process, such as a
+        `sudo companion replay --state-dir ...` interrupted) is said now, not at the first tap of the evening:
+        SQLite opens it read-only without a word. A throw-away write, rolled back; another error here (a full
+        disk) is left to the first step to say, as before."""
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("INSERT INTO meta(key, value) VALUES ('writable', '1') "
+                             "ON CONFLICT(key) DO UPDATE SET value=excluded.value")
+        except sqlite3.DatabaseError as exc:
+            if _says_read_only(exc) and not read_only_filesystem(self.path.parent):
+                raise JournalError(_not_writable(self.path, exc)) from None
+        finally:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
 
     def close(self) -> None:
         self._db.close()
@@ -236,22 +294,25 @@ class Journal:
     def game(self, game_id: int) -> dict[str, Any] | None:
         with self._reading() as db:
             row = db.execute(
-                "SELECT id, game, setup, started_t, finished, result FROM games WHERE id=?", (game_id,)).fetchone()
+                f"SELECT {GAME_COLUMNS} FROM games WHERE id=?", (game_id,)).fetchone()
         return _game_row(row) if row else None
 
     def games(self, limit: int = 50) -> list[dict[str, Any]]:
         with self._reading() as db:
             rows = db.execute(
-                "SELECT id, game, setup, started_t, finished, result FROM games ORDER BY id DESC LIMIT ?",
+                f"SELECT {GAME_COLUMNS} FROM games ORDER BY id DESC LIMIT ?",
                 (limit,)).fetchall()
         return [_game_row(r) for r in rows]
 
-    def unfinished_games(self, limit: int = 50) -> list[dict[str, Any]]:
-        """The newest games left before their end, however many games were played since."""
+    def unfinished_games(self, limit: int | None = 50) -> list[dict[str, Any]]:
+        """The games left before their end with at least one step, however many games were played since, the
+        last played first; `limit` None: all of them. A game started and left before its first step is not one
+        to pick up: starting it again is the same."""
         with self._reading() as db:
             rows = db.execute(
-                "SELECT id, game, setup, started_t, finished, result FROM games WHERE finished=0 "
-                "ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
+                f"SELECT * FROM (SELECT {GAME_COLUMNS} AS steps FROM games WHERE finished=0) WHERE steps > 0 "
+                "ORDER BY COALESCE(played_at, 0) DESC, id DESC LIMIT ?",
+                (-1 if limit is None else limit,)).fetchall()
         return [_game_row(r) for r in rows]
 
     def statistics(self) -> dict[str, dict[str, Any]]:
@@ -322,9 +383,10 @@ def check_file(path: str | Path) -> tuple[bool, str, str] | None:
 
 
 def _game_row(row: tuple) -> dict[str, Any]:
-    game_id, game, setup, started_t, finished, result = row
+    game_id, game, setup, started_t, finished, result, played_at, steps = row
     return {"id": game_id, "game": game, "setup": json.loads(setup), "started_t": started_t,
-            "finished": bool(finished), "result": json.loads(result) if result else None}
+            "finished": bool(finished), "result": json.loads(result) if result else None,
+            "played_at": played_at, "steps": steps}
 
 
 class Transaction:
@@ -361,8 +423,8 @@ class Transaction:
             raise JournalError(_storage_problem(self.journal.path, exc)) from None
 
     def new_game(self, game: str, setup: dict[str, Any], t: int) -> int:
-        cur = self.db.execute("INSERT INTO games(game, setup, started_t) VALUES (?, ?, ?)",
-                              (game, json.dumps(setup), t))
+        cur = self.db.execute("INSERT INTO games(game, setup, started_t, played_at) VALUES (?, ?, ?, ?)",
+                              (game, json.dumps(setup), t, time.time()))
         game_id = int(cur.lastrowid)
         self.set_meta("current_game", str(game_id))
         return game_id
@@ -371,9 +433,15 @@ class Transaction:
         """`info`: what the page shows for the step (its words, whose turn it was, the dice read)."""
         self.db.execute("INSERT INTO ops(game_id, op, data, t) VALUES (?, 'apply', ?, ?)",
                         (game_id, json.dumps({"action": action, "info": info}), t))
+        self._played(game_id)
 
     def undo(self, game_id: int, t: int) -> None:
         self.db.execute("INSERT INTO ops(game_id, op, data, t) VALUES (?, 'undo', '{}', ?)", (game_id, t))
+        self._played(game_id)
+
+    def _played(self, game_id: int) -> None:
+        """The wall clock of the Pi, not the table's event time: the page says when a game was last played."""
+        self.db.execute("UPDATE games SET played_at=? WHERE id=?", (time.time(), game_id))
 
     def event(self, game_id: int | None, event: dict[str, Any]) -> None:
         self.db.execute("INSERT INTO events(game_id, data) VALUES (?, ?)", (game_id, json.dumps(event)))

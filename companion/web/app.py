@@ -18,7 +18,7 @@ from ..table.journal import JournalError
 from ..table.camera import TrayNotKept
 from . import boards
 from .security import Refused, check_client, check_host, check_same_origin, is_loopback_host
-from .stream import KEEPALIVE_SECONDS, LIFETIME_SECONDS, Broadcaster, TooManyStreams
+from .stream import KEEPALIVE_SECONDS, LIFETIME_SECONDS, Broadcaster, TooManyStreams, refusal
 
 MAX_BODY_BYTES = 16 * 1024
 COMMAND_TIMEOUT_S = 10.0
@@ -127,7 +127,7 @@ def create_app(service, *, allow_outside: bool = False, names: tuple[str, ...] =
 
     @app.get("/api/history")
     def history():
-        return jsonify({"games": history_rows(service.journal)})
+        return jsonify({"games": history_rows(service.journal), "now": time.time()})
 
     @app.get("/api/stats")
     def stats():
@@ -171,13 +171,13 @@ def create_app(service, *, allow_outside: bool = False, names: tuple[str, ...] =
 
     @app.get("/events")
     def events():
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         try:
             box = broadcaster.open()
         except TooManyStreams as exc:
-            return fail(503, str(exc))
+            return Response(refusal(str(exc)), mimetype="text/event-stream", headers=headers)
         gone = request.environ.get("waitress.client_disconnected")  # set by waitress, None under other servers
-        return Response(broadcaster.stream(box, gone), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return Response(broadcaster.stream(box, gone), mimetype="text/event-stream", headers=headers)
 
     @app.get("/camera.jpg")
     def camera():
@@ -243,10 +243,11 @@ def create_app(service, *, allow_outside: bool = False, names: tuple[str, ...] =
 
 
 def history_rows(journal, limit: int = 50) -> list[dict[str, Any]]:
-    """The newest games and, however old, the newest unfinished ones (the page offers them to pick up),
-    newest first."""
+    """The newest games and, however old, every unfinished one with a step (the page offers them to pick up),
+    newest first. Each has `played_at`, the Pi's clock when it was last played: the response's `now` (the same
+    clock) lets a phone whose clock differs say it in its own time."""
     rows = {row["id"]: row for row in journal.games(limit=limit)}
-    for row in journal.unfinished_games(limit=limit):
+    for row in journal.unfinished_games(limit=None):
         rows.setdefault(row["id"], row)
     return [rows[game_id] for game_id in sorted(rows, reverse=True)]
 

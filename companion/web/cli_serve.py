@@ -144,9 +144,8 @@ def run(args, tap=None, record_dir=None) -> int:
     app.config["PAGE_URLS"] = [url for _, url in urls if "127.0.0.1" not in url]
     for name, url in urls:
         print(f"The companion{' demo' if args.demo else ''} is on {url}{name}", flush=True)
-    codes = app.extensions["companion_join_codes"]
-    if codes is not None:
-        print(f"Join code: {codes.code} (a phone enters it once to play; this screen never needs it)", flush=True)
+    for line in join_code_lines(app.extensions["companion_join_codes"]):
+        print(line, flush=True)
     for feature, message in service.messages.items():
         print(f"{feature}: {message}", flush=True)
     if watchdog is not None:
@@ -172,6 +171,18 @@ def run(args, tap=None, record_dir=None) -> int:
             watchdog.notifier.stopping()
         service.stop()
     return 0
+
+
+def join_code_lines(codes) -> list[str]:
+    """What the service log says about the join code: the code, and when it could not be saved, that it holds
+    until the companion's next start (the service plays on without a saved code rather than not at all)."""
+    if codes is None:
+        return []
+    lines = [f"Join code: {codes.code} (a phone enters it once to play; this screen never needs it)"]
+    if codes.not_kept:
+        lines.append(f"join code: not saved ({codes.not_kept}): it holds until the companion restarts; then a new "
+                     "code is shown and the phones join again")
+    return lines
 
 
 def listening_port(server) -> int:

@@ -1,15 +1,15 @@
 """Only the table drives the game: a join code, remembered by a signed cookie.
 
-Anyone on the home network may watch; a device acts on a game only after entering the code shown on the
-companion's own screen (requests from the Pi itself are the table's own screen and always joined), in the
-service log, or as a QR code on a device that already joined. The code and the signing key live in the
-state directory, so joined devices stay joined across restarts; `rotate()` makes a new code and signs every
-device out. Wrong guesses are rate-limited per address, and across the whole network: a device may take as
-many addresses as it likes (any IPv6 device has a /64 of them), so at most MAX_WRONG_PER_HOUR wrong codes an
-hour are tried in all, which puts the million codes years away. The price: someone on the network who keeps
-guessing keeps new devices from joining (joined ones and the table's own screen play on). The join link
-(GET /join) is refused when another site's page opens it, so a page on the internet can neither sign a phone
-in nor spend the network's guesses.
+Anyone on the home network may watch; a device acts on a game only after entering the code shown on the companion's
+own screen (requests from the Pi itself are the table's own screen and always joined), in the service log, or as a
+QR code on a device that already joined. The code and the signing key live in the state directory, so joined devices
+stay joined across restarts (a new code that cannot be saved there, on a full card, holds until the next start: the
+service plays on, and says so in its log); `rotate()` makes a new code and signs every device out. Wrong guesses are
+rate-limited per address, and across the whole network: a device may take as many addresses as it likes (any IPv6
+device has a /64 of them), so at most MAX_WRONG_PER_HOUR wrong codes an hour are tried in all, which puts the
+million codes years away. The price: someone on the network who keeps guessing keeps new devices from joining
+(joined ones and the table's own screen play on). The join link (GET /join) is refused when another site's page
+opens it, so a page on the internet can neither sign a phone in nor spend the network's guesses.
 """
 from __future__ import annotations
 
@@ -41,10 +41,14 @@ class JoinCodes:
         self.clock = clock
         self._wrong: dict[str, deque[float]] = defaultdict(deque)  # only addresses with a recent wrong code
         self._all_wrong: deque[float] = deque()
+        self.not_kept: str | None = None  # why a new code could not be saved: it holds until the next start only
         data = self._read()
         if data is None:
             data = self._new_secrets()
-            self._write(data)
+            try:
+                self._write(data)
+            except OSError as exc:  # a full or read-only card: joining works tonight, not the whole service lost
+                self.not_kept = _why_not_kept(self.path, exc)
         self.code: str = data["code"]
         self._key = bytes.fromhex(data["key"])
 
@@ -131,6 +135,13 @@ class JoinCodes:
         out = io.BytesIO()
         segno.make(self.join_url(url), error="m").save(out, kind="svg", scale=6, border=4)
         return out.getvalue().decode()
+
+
+def _why_not_kept(path: Path, exc: OSError) -> str:
+    from ..table.journal import _folder_problem
+
+    return _folder_problem(path.parent, exc) or \
+        f"{path} cannot be written ({exc.strerror or exc}): check its permissions"
 
 
 def is_own_screen(remote_addr: str | None) -> bool:

@@ -27,6 +27,13 @@ class TooManyStreams(Exception):
     pass
 
 
+def refusal(message: str) -> bytes:
+    """The whole body of a stream answered over the cap: a page's EventSource cannot read a refused response
+    (an HTTP error), so it is answered, with one `refused` event that the page shows, and ends. `retry` keeps a
+    page that does not know the event from asking again more often than every five seconds."""
+    return b"retry: 5000\n\nevent: refused\ndata: " + json.dumps({"message": message}).encode() + b"\n\n"
+
+
 class Mailbox:
     """Holds only the newest message; `take` waits for one."""
 

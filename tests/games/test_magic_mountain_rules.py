@@ -295,6 +295,28 @@ def test_bad_board_file_is_refused_with_field_and_value(tmp_path):
         GAME.new_state(["Ada"], board=dict(good, witch_spaces=[6, 11, 14, 17]))
 
 
+def test_a_board_file_with_capitalised_colour_names_draws_balls_as_the_shipped_one():
+    """The data file invites editing; "Red" or " Blue " in it used to make a bag no draw from the page or the
+    sensors matched: every ball refused."""
+    good = GAME.new_state(["Ada"]).board.to_json()
+    edited = dict(good, ball_colours=[f" {c.capitalize()}" for c in good["ball_colours"]],
+                  path=[c.upper() for c in good["path"]])
+    state = GAME.new_state(["Ada"], board=edited)
+    assert state.board.ball_colours == tuple(good["ball_colours"]) and state.board.path == tuple(good["path"])
+    face = state.chance_request().faces[0]
+    state.apply(state.chance_action([face]))
+    assert state.current_player() == 0
+
+
+def test_colour_names_that_differ_only_in_case_or_are_not_names_are_refused():
+    good = GAME.new_state(["Ada"]).board.to_json()
+    with pytest.raises(BadConfig, match=r"field 'ball_colours' must not repeat a colour \(names are read in lower "
+                                        r"case\), got \['red', 'Red'\]"):
+        GAME.new_state(["Ada"], board=dict(good, ball_colours=["red", "Red"], path=["red"] * 30))
+    with pytest.raises(BadConfig, match=r"field 'path\[3\]' must be one of the ball colours .* got 7"):
+        GAME.new_state(["Ada"], board=dict(good, path=good["path"][:3] + [7] + good["path"][4:]))
+
+
 def test_a_custom_path_is_used_and_survives_the_json_round_trip():
     good = GAME.new_state(["Ada"]).board.to_json()
     custom = dict(good, path=["red", "blue"] * 10, ball_colours=["red", "blue"], openings=4)

@@ -88,6 +88,14 @@ def test_odds_dice_json_is_the_contract_and_exact(run_cli):
     assert out == f"Chance that the next roll loses the turn: {100 * result['bust']:.2f}%\n"
 
 
+@pytest.mark.parametrize("blocked", ["6,,7", "6,7,", ",6"])
+def test_odds_refuse_an_empty_item_in_the_blocked_lines(run_cli, blocked):
+    """A doubled or stray comma (a line number left out while typing) is said, not silently dropped."""
+    code, out, err = run_cli("odds", "matterhorn", "--dice", "4", "--blocked", blocked)
+    assert code != 0 and out == ""
+    assert f"--blocked {blocked!r} has an empty item: write the lines as 6,7,12" in err, err
+
+
 @pytest.mark.parametrize("count", [1, 2, 3, 4, 5])
 def test_bust_chance_matches_brute_force_for_every_dice_count(count):
     rng = random.Random(count)

@@ -116,10 +116,12 @@ def test_history_of_finished_games(client, service):
 
 
 def journal_games(journal, count, *, players=("Ada", "Ben"), result=None, finished=True):
-    """`count` games straight into the journal: played to `result` (None: ended early), or left unfinished."""
+    """`count` games straight into the journal: played to `result` (None: ended early), or left unfinished after
+    one step."""
     with journal.transaction() as tx:
         for _ in range(count):
             game_id = tx.new_game("matterhorn", {"players": [{"name": name} for name in players]}, 0)
+            tx.apply(game_id, {"do": "roll"}, {}, 0)
             if finished:
                 tx.finish(game_id, result)
         tx.clear_meta("current_game")

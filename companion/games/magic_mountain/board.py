@@ -53,16 +53,23 @@ def _spaces(fields: Fields, name: str, count: int, path_length: int) -> tuple[in
     return spaces
 
 
+def _colour_name(colour: Any) -> Any:
+    """A colour as the page, the command line and the sensors name it: trimmed, in lower case ("Red" in an edited
+    file is the ball they call "red"). Anything but text is left for the checks to refuse."""
+    return colour.strip().lower() if isinstance(colour, str) else colour
+
+
 def load_mountain(override: Mapping[str, Any] | str | Path | None = None) -> MountainBoard:
     """The shipped path, or `override` (a mapping or a JSON file), checked field by field (BadConfig)."""
     fields = Fields(load_board(GAME_NAME, override), _where(override))
-    colours = fields.list("ball_colours", 1, 12)
-    for i, colour in enumerate(colours):
+    written = fields.list("ball_colours", 1, 12)
+    for i, colour in enumerate(written):
         if not isinstance(colour, str) or not colour.strip():
             raise fields.fail(f"ball_colours[{i}]", f"must be a colour name, got {colour!r}")
+    colours = [_colour_name(colour) for colour in written]
     if len(set(colours)) != len(colours):
-        raise fields.fail("ball_colours", f"must not repeat a colour, got {colours}")
-    path = fields.list("path", 10, 500)
+        raise fields.fail("ball_colours", f"must not repeat a colour (names are read in lower case), got {written}")
+    path = [_colour_name(colour) for colour in fields.list("path", 10, 500)]
     for i, colour in enumerate(path):
         if colour not in colours:
             raise fields.fail(f"path[{i}]", f"must be one of the ball colours {colours}, got {colour!r}")

@@ -56,7 +56,7 @@ def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def odds(args: argparse.Namespace) -> dict[str, Any]:
-    blocked = parse_lines(args.blocked or "")
+    blocked = _blocked_lines(args.blocked or "")
     if args.roll is not None:
         roll = parse_dice(args.roll)
         if args.dice is not None and _dice_count(args.dice) != len(roll):
@@ -65,6 +65,13 @@ def odds(args: argparse.Namespace) -> dict[str, Any]:
     if args.dice is None:
         raise BadDice("give --dice N (the next roll) or --roll VALUES (a roll just read)")
     return {"bust": bust(_dice_count(args.dice), blocked)}
+
+
+def _blocked_lines(text: str) -> tuple[int, ...]:
+    """--blocked's lines; an empty item ("6,,7": a number left out while typing) is refused, not dropped."""
+    if text.strip() and "" in text.replace(" ", "").split(","):
+        raise BadDice(f"--blocked {text!r} has an empty item: write the lines as 6,7,12 (or leave it out for none)")
+    return parse_lines(text)
 
 
 def _dice_count(text: str) -> int:

@@ -118,6 +118,7 @@
   // when nothing came for a while, whether the table has moved on, and if so opens a new stream.
   let stream = null;
   let heard = Date.now();
+  let refusedWith = "";  // the toast of a stream refused over the cap, taken down once the page is live
   const QUIET_MS = 12000;
   async function checkStream() {
     if (Date.now() - heard >= QUIET_MS && view) {
@@ -143,15 +144,25 @@
     heard = Date.now();
     source.addEventListener("state", (e) => {
       heard = Date.now();
+      if (refusedWith && $("toast-text").textContent === refusedWith) hideToast();  // live now: no longer true
+      refusedWith = "";
       setText($("link"), "live");
       $("link").className = "link on";
       render(JSON.parse(e.data));
     });
     source.addEventListener("renew", () => { source.close(); connect(); });  // the stream's time is up
+    source.addEventListener("refused", (e) => {  // too many pages open: said, and asked again in a while
+      source.close();
+      setText($("link"), "too many pages open");
+      $("link").className = "link off";
+      refusedWith = JSON.parse(e.data).message;
+      toast(refusedWith);
+      setTimeout(connect, 5000);
+    });
     source.onerror = () => {
       setText($("link"), "reconnecting…");
       $("link").className = "link off";
-      // A refusal (too many pages open) closes the EventSource for good: try again in a while.
+      // An HTTP error closes the EventSource for good: try again in a while.
       if (source.readyState === EventSource.CLOSED) setTimeout(connect, 5000);
     };
   }
@@ -696,27 +707,66 @@
     window.scrollTo(0, 0);
   }
 
+  // Every unfinished game with a step, the last played first: five, and the rest behind "Show all".
   async function loadResumable() {
     if (loadResumable.busy) return;
     loadResumable.busy = true;
     try {
       const response = await fetch("/api/history");
-      const all = (await response.json()).games;
+      const body = await response.json();
+      const all = body.games;
       renderPast(all.filter((g) => g.finished && g.result));
-      const rows = all.filter((g) => !g.finished && (!view.game || view.game.id !== g.id));
-      const list = $("resume-list");
-      keepFocus(() => {
-        list.replaceChildren();
-        $("resume").hidden = rows.length === 0;
-        for (const row of rows.slice(0, 5)) {
-          const names = row.setup.players.map((p) => p.name).join(", ");
-          list.append(el("li", {}, el("button", { class: "small", "data-key": "resume:" + row.id, onclick: async () => {
-            if (await send({ do: "resume", game_id: row.id })) showGame();
-          } }, `${(games.find((g) => g.name === row.game) || { title: row.game }).title} — ${names}`)));
-        }
-      });
+      const rows = all.filter((g) => !g.finished && g.steps > 0 && (!view.game || view.game.id !== g.id))
+        .sort((a, b) => (b.played_at || 0) - (a.played_at || 0) || b.id - a.id);
+      keepFocus(() => renderResumable(rows, body.now));
     } catch (err) { /* offline: the lists stay as they were until the next view */
     } finally { loadResumable.busy = false; }
+  }
+
+  const RESUME_FIRST = 5;
+
+  function renderResumable(rows, now) {
+    const list = $("resume-list");
+    list.replaceChildren();
+    $("resume").hidden = rows.length === 0;
+    const shown = renderResumable.all ? rows : rows.slice(0, RESUME_FIRST);
+    for (const row of shown) {
+      list.append(el("li", {}, el("button", { class: "small", "data-key": "resume:" + row.id, onclick: async () => {
+        if (await send({ do: "resume", game_id: row.id })) showGame();
+      } }, resumeText(row, now))));
+    }
+    if (shown.length < rows.length) {
+      list.append(el("li", {}, el("button", { class: "small", id: "resume-more", "data-key": "resume-more",
+        onclick: () => {
+          renderResumable.all = true;
+          renderResumable(rows, now);
+          const first = list.children[RESUME_FIRST];
+          if (first) first.querySelector("button").focus();
+        } }, `Show all ${rows.length} games in progress`)));
+    }
+  }
+
+  // "Matterhorn — Mum, Kid · 12 steps · played yesterday, 20:15": enough to tell two games of the same family apart.
+  function resumeText(row, now) {
+    const title = (games.find((g) => g.name === row.game) || { title: row.game }).title;
+    const names = row.setup.players.map((p) => p.name).join(", ");
+    const parts = [`${title} — ${names}`, `${row.steps} ${row.steps === 1 ? "step" : "steps"}`];
+    if (row.played_at && now) parts.push("played " + playedWhen(row.played_at, now));
+    return parts.join(" · ");
+  }
+
+  // When the Pi last played a game, in the phone's own time: `now` is the Pi's clock as it answered, so a Pi whose
+  // clock is off (no network to set it) still says how long ago.
+  function playedWhen(playedAt, now) {
+    const when = new Date(Date.now() - (now - playedAt) * 1000);
+    const time = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    const day = (d) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+    const days = Math.round((day(new Date()) - day(when)) / 86400000);
+    if (days === 0) return `today, ${time}`;
+    if (days === 1) return `yesterday, ${time}`;
+    const date = when.toLocaleDateString([], { weekday: "short", day: "numeric", month: "short",
+      year: days > 300 ? "numeric" : undefined });
+    return `${date}, ${time}`;
   }
 
   function renderPast(rows) {

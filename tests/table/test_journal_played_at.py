@@ -1,0 +1,38 @@
+"""The journal keeps when each game was last played on the wall clock, for the page's "pick up" list."""
+from __future__ import annotations
+
+import sqlite3
+import time
+
+from companion.table.journal import Journal
+
+SETUP = {"players": [{"name": "A", "colour": "red"}, {"name": "B", "colour": "blue"}], "variants": {}}
+
+
+def test_a_journal_from_before_played_at_opens_and_says_when_games_are_played_from_now_on(tmp_path):
+    with sqlite3.connect(tmp_path / "journal.sqlite3") as db:  # version 1 as it was: no played_at column
+        db.executescript("""
+            CREATE TABLE games(id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, setup TEXT NOT NULL,
+                               started_t INTEGER NOT NULL, finished INTEGER NOT NULL DEFAULT 0, result TEXT);
+            CREATE TABLE ops(seq INTEGER PRIMARY KEY AUTOINCREMENT, game_id INTEGER NOT NULL, op TEXT NOT NULL,
+                             data TEXT NOT NULL, t INTEGER NOT NULL);
+            CREATE TABLE events(seq INTEGER PRIMARY KEY AUTOINCREMENT, game_id INTEGER, data TEXT NOT NULL);
+            CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            PRAGMA user_version=1;
+            INSERT INTO games(game, setup, started_t) VALUES ('matterhorn', '{"players": [], "variants": {}}', 5);
+            INSERT INTO ops(game_id, op, data, t) VALUES (1, 'apply', '{}', 6);""")
+    journal = Journal(tmp_path)
+    try:
+        assert [(g["id"], g["steps"], g["played_at"]) for g in journal.unfinished_games()] == [(1, 1, None)]
+        with journal.transaction() as tx:
+            empty = tx.new_game("matterhorn", SETUP, 7)
+            played = tx.new_game("matterhorn", SETUP, 8)
+            tx.apply(played, {"do": "x"}, {}, 9)
+            tx.apply(played, {"do": "y"}, {}, 10)
+            tx.undo(played, 11)
+        rows = journal.unfinished_games()
+        assert [(g["id"], g["steps"]) for g in rows] == [(played, 1), (1, 1)], "last played first, no empty game"
+        assert abs(rows[0]["played_at"] - time.time()) < 60
+        assert journal.game(empty)["steps"] == 0
+    finally:
+        journal.close()

@@ -1,0 +1,50 @@
+"""The start screen's "pick up a game in progress" list, in a real Chromium: every unfinished game can be found
+and told apart, however many newer ones were started and left."""
+from __future__ import annotations
+
+import pytest
+
+from tests.web.test_browser import browser, new_page  # noqa: F401 (the module's browser fixture)
+
+pytestmark = pytest.mark.browser
+
+PLAYERS = [{"name": "Mum", "colour": "red"}, {"name": "Kid", "colour": "blue"}]
+
+
+def start(table, game="matterhorn", rolls=()):
+    assert table.request({"do": "start", "game": game, "players": PLAYERS}).ok
+    for value in rolls:
+        assert table.request({"do": "dice", "values": [value]}).ok
+    return table.view()["game"]["id"]
+
+
+def test_a_paused_game_can_be_picked_up_after_many_newer_unfinished_games(browser, served, service):  # noqa: F811
+    """Friday's game, then six games started and left at once, then five short games left unfinished, then the
+    game in play: Friday's game is still offered, each row says how far it went and when, empty games are not
+    offered, and picking Friday's game up brings it back."""
+    table = service.table
+    friday = start(table, rolls=[3])
+    empty = [start(table) for _ in range(6)]
+    short = [start(table, rolls=[value] * (i + 2)) for i, value in enumerate((1, 2, 4, 5, 6))]
+    start(table, game="mountain-goats")
+    base, _ = served()
+    page = new_page(browser, {"width": 390, "height": 844})
+    page.set_default_timeout(10000)
+    page.goto(base + "/")
+    page.wait_for_selector("#live:not([hidden])")
+    page.click("#new-game")
+    page.wait_for_selector("#resume-list li")
+    keys = lambda: page.eval_on_selector_all("#resume-list button[data-key^='resume:']",  # noqa: E731
+                                             "bs => bs.map(b => b.dataset.key)")
+    if f"resume:{friday}" not in keys():
+        page.click("#resume-more")
+        page.wait_for_function(f"document.querySelector(\"[data-key='resume:{friday}']\")")
+    shown = keys()
+    assert sorted(shown) == sorted(f"resume:{game_id}" for game_id in [friday, *short]), shown
+    assert not set(shown) & {f"resume:{game_id}" for game_id in empty}
+    texts = page.locator("#resume-list button[data-key^='resume:']").all_inner_texts()
+    assert len(set(texts)) == len(texts), f"rows that look the same: {texts}"
+    assert all("step" in text and "played" in text for text in texts), texts
+    page.click(f"[data-key='resume:{friday}']")
+    page.wait_for_function(f"window.companionView.game && window.companionView.game.id === {friday}")
+    page.close()
