@@ -10,6 +10,7 @@ import types
 import urllib.request
 
 from companion.events import BallLanded
+from tests.conftest import NO_SETTINGS
 
 from .conftest import received
 
@@ -19,7 +20,7 @@ def test_a_real_service_says_ready_then_pings_and_degrades_without_camera_or_gpi
     env = {**os.environ, "NOTIFY_SOCKET": path, "WATCHDOG_USEC": "1000000",
            "COMPANION_SERVICE_STATE_DIR": str(tmp_path / "state"), "COMPANION_SERVICE_HOST": "127.0.0.1",
            "COMPANION_SERVICE_MDNS": "off", "COMPANION_CAMERA_SOURCE": str(tmp_path / "no-camera-here"),
-           "COMPANION_SENSORS_BACKEND": "gpio", "COMPANION_SETTINGS": ""}
+           "COMPANION_SENSORS_BACKEND": "gpio", "COMPANION_SETTINGS": str(NO_SETTINGS)}
     proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0"], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
