@@ -1,6 +1,7 @@
 """The suite itself: its verdict depends on the code, not on the contributor's shell or the machine's settings,
 and a project module that cannot be imported fails the run instead of skipping its tests."""
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -8,6 +9,8 @@ from pathlib import Path
 from companion import config
 
 TESTS = Path(__file__).resolve().parent
+# Every dependency in pyproject.toml: a test file must fail, not skip, when one of these cannot be imported.
+HARD_DEPENDENCIES = ("companion", "cv2", "numpy", "flask", "waitress", "gpiozero", "serial", "segno", "onnxruntime")
 
 
 def test_a_contributors_companion_variables_do_not_change_the_suites_verdict(tmp_path):
@@ -34,3 +37,13 @@ def test_the_services_the_tests_start_read_no_settings_file_of_the_machine(tmp_p
     monkeypatch.setattr(os, "environ", CompanionProcess(tmp_path).env)
     assert config.load_settings(config.settings_file())["camera"]["settle_ms"] != 1234
 
+
+def test_no_test_file_skips_when_the_project_or_a_dependency_fails_to_import():
+    """pytest.importorskip of the project's own modules or of a hard dependency turns an ImportError (a typo, a
+    numpy-2-only call in the Bookworm run, an OpenCV built for another numpy) into a green 'skipped'."""
+    skipped = "|".join(re.escape(name) for name in HARD_DEPENDENCIES)
+    pattern = re.compile(rf"importorskip\(\s*[\"']({skipped})[\"'.]")
+    hits = [f"{path.relative_to(TESTS.parent)}:{n}: {line.strip()}"
+            for path in sorted(TESTS.rglob("*.py"))
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if pattern.search(line)]
+    assert hits == [], "\n".join(hits)
