@@ -10,8 +10,29 @@ import types
 import urllib.request
 
 from companion.events import BallLanded
+from tests.conftest import NO_SETTINGS
 
 from .conftest import received
+
+
+def said_until(proc, text: str, seconds: float) -> list[str]:
+    """The service's lines up to the first holding `text`; if it ends or stays silent first, a failure showing
+    all it said (reading on would wait for pytest's ten-minute timeout)."""
+    lines, done = [], threading.Event()
+
+    def read():
+        for line in proc.stdout:
+            lines.append(line)
+            if text in line:
+                break
+        done.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    ended = done.wait(seconds)
+    assert any(text in line for line in lines), \
+        f"the service {f'ended ({proc.wait(10)})' if ended else 'runs'} without saying {text!r}; it said:\n" \
+        + "".join(lines)
+    return lines
 
 
 def test_a_real_service_says_ready_then_pings_and_degrades_without_camera_or_gpio(notify_socket, tmp_path):
@@ -19,16 +40,14 @@ def test_a_real_service_says_ready_then_pings_and_degrades_without_camera_or_gpi
     env = {**os.environ, "NOTIFY_SOCKET": path, "WATCHDOG_USEC": "1000000",
            "COMPANION_SERVICE_STATE_DIR": str(tmp_path / "state"), "COMPANION_SERVICE_HOST": "127.0.0.1",
            "COMPANION_SERVICE_MDNS": "off", "COMPANION_CAMERA_SOURCE": str(tmp_path / "no-camera-here"),
-           "COMPANION_SENSORS_BACKEND": "gpio", "COMPANION_SETTINGS": ""}
+           "COMPANION_SENSORS_BACKEND": "gpio", "COMPANION_SETTINGS": str(NO_SETTINGS)}
     proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0"], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
+        lines = said_until(proc, "Join code:", 60)  # said before READY=1
         ready = received(sock, 60, until="READY=1")
         assert any(m.startswith("READY=1") for m in ready), ready
         assert sum("WATCHDOG=1" in m for m in received(sock, 2.5)) >= 2
-        lines = []
-        while not any("Join code:" in line for line in lines):
-            lines.append(proc.stdout.readline())
         url = next(line.split(" is on ")[1].split()[0] for line in lines if " is on " in line)
         health = json.load(urllib.request.urlopen(url + "api/health", timeout=10))
         assert health["ok"] is True

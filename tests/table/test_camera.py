@@ -13,9 +13,9 @@ from companion.table.journal import Journal
 from companion.table.owner import Table
 from companion.table.recording import EventRecorder, read_events, replay
 
-scene = pytest.importorskip("companion.vision.scene")
-live = pytest.importorskip("companion.vision.live")
-recording = pytest.importorskip("companion.vision.recording")
+from companion.vision import scene
+from companion.vision import live
+from companion.vision import recording
 
 
 def key(image: np.ndarray) -> str:

@@ -162,7 +162,7 @@ def test_a_camera_missing_is_said_by_the_camera_not_drowned_by_the_watchdog():
 
 
 def test_stopping_a_recording_feed_stops_the_camera_behind_the_recording(tmp_path):
-    recording = pytest.importorskip("companion.vision.recording")
+    from companion.vision import recording
     camera = ScriptedCamera("usb:0", missing=True)  # `companion record` with the camera unplugged
     heard: list = []
     pipeline = DicePipeline(None, None)
@@ -252,7 +252,7 @@ class OneDie:
 
 def test_the_service_names_a_stuck_usb_camera_on_the_page(tmp_path, monkeypatch):
     """open_camera makes a usb:N camera a live one, watched."""
-    cv2 = pytest.importorskip("cv2")
+    import cv2
     import companion.vision.readers as readers
     from companion.config import load_settings
     from companion.table.service import Service

@@ -14,7 +14,6 @@ from companion.table.demo import DEMO_PLAYERS, DEMO_SEEDS, demo_sessions
 from companion.table.recording import EVENTS_FILE, read_events, write_events
 from companion.table.sessions import generate, playout
 
-pytest.importorskip("companion.vision.scene")
 from companion.table.demo_camera import DONE_MARKER, DemoCamera, Film  # noqa: E402
 
 

@@ -16,7 +16,6 @@ from companion.table.owner import Table
 from companion.table.recording import write_events
 from companion.table.sessions import playout
 
-pytest.importorskip("companion.vision.scene")
 from companion.table.demo import DemoPlayer  # noqa: E402
 from companion.table.demo_camera import DemoCamera, Film  # noqa: E402
 

@@ -13,6 +13,7 @@ from companion.table.journal import Journal, JournalError
 from companion.table.owner import Table
 from companion.table.recording import write_events
 from companion.table.sessions import playout
+from tests.conftest import NO_SETTINGS
 
 START = {"do": "start", "game": "fake-race", "players": [{"name": "Ada"}, {"name": "Ben"}]}
 
@@ -71,7 +72,7 @@ def finished(process) -> tuple[int, str]:
 
 def test_a_service_started_by_hand_beside_the_running_one_is_refused_and_the_page_stays_up(tmp_path):
     state = tmp_path / "games"
-    env = {**os.environ, "COMPANION_SETTINGS": "", "COMPANION_SERVICE_HOST": "127.0.0.1",
+    env = {**os.environ, "COMPANION_SETTINGS": str(NO_SETTINGS), "COMPANION_SERVICE_HOST": "127.0.0.1",
            "COMPANION_SERVICE_MDNS": "off", "COMPANION_SERVICE_STATE_DIR": str(state),
            "COMPANION_CAMERA_SOURCE": str(tmp_path / "no-camera-here"), "COMPANION_SENSORS_BACKEND": "none"}
     first = companion("serve", "--port", "0", env=env)

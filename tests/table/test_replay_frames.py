@@ -12,7 +12,6 @@ from companion.table.owner import Table
 from companion.table.recording import write_events
 from companion.table.sessions import playout
 
-pytest.importorskip("companion.vision.scene")
 from companion.table.session_frames import TRUTH_FILE, film_session, record_frames  # noqa: E402
 
 ROLLS = 4

@@ -15,9 +15,9 @@ from companion.table.journal import Journal
 from companion.table.owner import Table
 from companion.table.service import Service
 
-cv2 = pytest.importorskip("cv2")
-scene = pytest.importorskip("companion.vision.scene")
-readers = pytest.importorskip("companion.vision.readers")
+import cv2
+from companion.vision import scene
+from companion.vision import readers
 
 
 CAMERA = scene.CameraModel(640, 480, tilt_deg=10)

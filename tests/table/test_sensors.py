@@ -9,9 +9,9 @@ from companion.events import DieReading, ZoneState
 from companion.table.journal import Journal
 from companion.table.owner import Table
 
-kit_module = pytest.importorskip("companion.sensors.kit")
-gpio_backend = pytest.importorskip("companion.sensors.gpio_backend")
-pinmap = pytest.importorskip("companion.sensors.pinmap")
+import companion.sensors.kit as kit_module
+from companion.sensors import gpio_backend
+from companion.sensors import pinmap
 
 PLAYERS = [{"name": "Ada"}, {"name": "Ben"}]
 

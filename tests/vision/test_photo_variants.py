@@ -4,8 +4,7 @@ from pathlib import Path
 
 import pytest
 
-np = pytest.importorskip("numpy")
-pytest.importorskip("cv2")
+import numpy as np
 
 from companion.vision.evaluate import LabelledDie, SetScore, main, match  # noqa: E402
 from companion.vision.photo_variants import VARIANTS, vary  # noqa: E402

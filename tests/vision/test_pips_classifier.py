@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-cv2 = pytest.importorskip("cv2")
+import cv2
 
 from companion.vision.evaluate import load_set  # noqa: E402
 from companion.vision.pips import classifier  # noqa: E402

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-cv2 = pytest.importorskip("cv2")
+import cv2
 
 from companion.vision.evaluate import LabelledDie, match  # noqa: E402
 from companion.vision.pips.detector import LARGE_FROM, Candidate, PipDetector, shrink_for  # noqa: E402

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-cv2 = pytest.importorskip("cv2")
+import cv2
 
 from companion.vision.evaluate import SetScore, load_set, match  # noqa: E402
 from companion.vision.photo_variants import vary  # noqa: E402

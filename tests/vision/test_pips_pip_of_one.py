@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-cv2 = pytest.importorskip("cv2")
+import cv2
 
 from companion.vision.pips.pip_of_one import centre_of_one  # noqa: E402
 

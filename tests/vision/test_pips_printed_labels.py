@@ -11,7 +11,7 @@ with the close look read 21 of the 96 labels as dice; with the panel of two quic
 import numpy as np
 import pytest
 
-cv2 = pytest.importorskip("cv2")
+import cv2
 
 from companion.vision.evaluate import SetScore, match  # noqa: E402
 from companion.vision.evaluate_scenes import labelled  # noqa: E402

@@ -1,8 +1,7 @@
 """The pip reader on drawn dice: every value, any angle, both pip polarities, the tray region."""
 import pytest
 
-np = pytest.importorskip("numpy")
-pytest.importorskip("cv2")
+import numpy as np
 
 from companion.vision.pips import PipReader  # noqa: E402
 from companion.vision.pips.learned import LearnedPipReader  # noqa: E402

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("cv2")
 
 from companion.vision.evaluate import kept_out_of_training, load_set, main, match, report, score_set, split_of  # noqa: E402
 from companion.vision.pips import PipReader  # noqa: E402

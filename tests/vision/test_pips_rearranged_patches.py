@@ -5,10 +5,8 @@ import functools
 import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
-import pytest
-
-cv2 = pytest.importorskip("cv2")
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 sys.path.insert(0, str(MODELS))

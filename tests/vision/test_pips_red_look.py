@@ -94,7 +94,6 @@ def test_the_red_view_never_changes_a_value_nor_turns_a_face_down(colour, red):
 
 def test_more_real_dice_read_surely_and_none_more_read_wrong():
     """nell-byler's dev photos the networks never trained on: smoky, blue and marbled dice with red pips."""
-    pytest.importorskip("cv2")
     from companion.vision.evaluate import load_set, score_set
     from companion.vision.pips import classifier
     from companion.vision.readers import get_reader

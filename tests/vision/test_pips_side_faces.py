@@ -4,7 +4,7 @@ import math
 import numpy as np
 import pytest
 
-cv2 = pytest.importorskip("cv2")
+import cv2
 
 from companion.vision.pips.detector import Candidate  # noqa: E402
 from companion.vision.pips.side_faces import lies_below, suspects, tilt_from_one  # noqa: E402

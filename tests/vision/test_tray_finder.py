@@ -5,7 +5,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("cv2")
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 

@@ -5,6 +5,7 @@ import pytest
 
 from companion.table.journal import Journal
 from companion.table.owner import Table
+from tests.conftest import NO_SETTINGS
 
 
 @pytest.fixture
@@ -58,7 +59,7 @@ class CompanionProcess:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
         self.base = f"http://127.0.0.1:{port}"
-        self.env = {**os.environ, "COMPANION_SETTINGS": "", "COMPANION_SERVICE_HOST": "127.0.0.1",
+        self.env = {**os.environ, "COMPANION_SETTINGS": str(NO_SETTINGS), "COMPANION_SERVICE_HOST": "127.0.0.1",
                     "COMPANION_SERVICE_PORT": str(port), "COMPANION_SERVICE_MDNS": "off",
                     "COMPANION_SERVICE_STATE_DIR": str(folder / "games"),
                     "COMPANION_CAMERA_SOURCE": str(folder / "no-camera-here"), "COMPANION_SENSORS_BACKEND": "none"}

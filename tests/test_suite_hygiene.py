@@ -1,0 +1,49 @@
+"""The suite itself: its verdict depends on the code, not on the contributor's shell or the machine's settings,
+and a project module that cannot be imported fails the run instead of skipping its tests."""
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from companion import config
+
+TESTS = Path(__file__).resolve().parent
+# Every dependency in pyproject.toml: a test file must fail, not skip, when one of these cannot be imported.
+HARD_DEPENDENCIES = ("companion", "cv2", "numpy", "flask", "waitress", "gpiozero", "serial", "segno", "onnxruntime")
+
+
+def test_a_contributors_companion_variables_do_not_change_the_suites_verdict(tmp_path):
+    """README: COMPANION_<SECTION>_<KEY> variables override the settings. One a contributor exported for the demo
+    (here the sensors' backend), or a COMPANION_SETTINGS of their own, is not the suite's business."""
+    own = tmp_path / "mine.toml"
+    own.write_text('[sensors]\nbackend = "mock"\n')
+    env = {**os.environ, "COMPANION_SENSORS_BACKEND": "mock", "COMPANION_SETTINGS": str(own)}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "tests/pi/test_doctor.py", "-q", "-p", "no:cacheprovider",
+                           "-k", "hub_missing_and_found or bad_pin_map_names_the_problem"],
+                          cwd=TESTS.parent, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-2000:]
+
+
+def test_the_services_the_tests_start_read_no_settings_file_of_the_machine(tmp_path, monkeypatch):
+    """On a Pi where the service is installed, /etc/companion/companion.toml exists: a service the tests start
+    must not take its port, camera or pin map from there."""
+    from tests.web.conftest import CompanionProcess
+
+    machines = tmp_path / "etc-companion.toml"
+    machines.write_text('[camera]\nsettle_ms = 1234\n')
+    monkeypatch.setattr(config, "SYSTEM_SETTINGS", machines)
+    (tmp_path / "games").mkdir()
+    monkeypatch.setattr(os, "environ", CompanionProcess(tmp_path).env)
+    assert config.load_settings(config.settings_file())["camera"]["settle_ms"] != 1234
+
+
+def test_no_test_file_skips_when_the_project_or_a_dependency_fails_to_import():
+    """pytest.importorskip of the project's own modules or of a hard dependency turns an ImportError (a typo, a
+    numpy-2-only call in the Bookworm run, an OpenCV built for another numpy) into a green 'skipped'."""
+    skipped = "|".join(re.escape(name) for name in HARD_DEPENDENCIES)
+    pattern = re.compile(rf"importorskip\(\s*[\"']({skipped})[\"'.]")
+    hits = [f"{path.relative_to(TESTS.parent)}:{n}: {line.strip()}"
+            for path in sorted(TESTS.rglob("*.py"))
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if pattern.search(line)]
+    assert hits == [], "\n".join(hits)
