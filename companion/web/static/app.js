@@ -47,14 +47,39 @@
   }
 
   // Every redraw replaces the buttons it draws; the one that had the keyboard's (or a screen reader's)
-  // focus gets it back by its data-key, when there is still one like it.
+  // focus gets it back by its data-key, when there is still one like it. Else, on the same step, the first
+  // control left where it was (a die tapped away); once the step is over, the turn's heading, from where the
+  // next Tab reaches the new step's controls (not the page's body, from where it lands past them).
+  // Says whether the focus went to the turn's heading: then the focus has read the turn out.
   function keepFocus(draw) {
     const had = document.activeElement;
-    const key = had && had !== document.body && had.dataset ? had.dataset.key : undefined;
+    const focused = had && had !== document.body ? had : null;
+    const key = focused && focused.dataset ? focused.dataset.key : undefined;
+    const home = focused ? focused.closest("#question, #reading, #chance, #moves") : null;
+    const step = view ? view.step : undefined;
     draw();
-    if (key === undefined || had.isConnected) return;
-    const again = document.querySelector(`[data-key="${CSS.escape(key)}"]`);
-    if (again && again.getClientRects().length) again.focus({ preventScroll: true });
+    if (!focused || (focused.isConnected && shown(focused))) return false;
+    const again = key === undefined ? null : document.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    const near = view && view.step === step && home && home.isConnected
+      ? [...home.querySelectorAll("button, summary")].find((b) => shown(b) && !b.disabled) : null;
+    const next = (again && shown(again) ? again : null) || near;
+    if (next) { next.focus({ preventScroll: true }); return false; }
+    if ($("live").hidden) return false;
+    $("turn").focus({ preventScroll: true });
+    return true;
+  }
+
+  function sentence(words) { return /[.?!]$/.test(words) ? words : words + "."; }
+
+  function shown(node) { return node.getClientRects().length > 0; }
+
+  // What a screen reader hears when the turn or the step changes: whose it is and what to do, read out once
+  // per change from the status region. When the focus went to the turn's heading, the focus said it (the
+  // heading and the prompt that describes it), and the region is emptied rather than say it a second time.
+  function announce(words, saidByFocus) {
+    if (words === announce.last) return;
+    announce.last = words;
+    setText($("said"), saidByFocus ? "" : words);
   }
 
   // `seen`: the game situation the page showed when the person tapped, kept when the tap is sent again after
@@ -159,7 +184,8 @@
   // -- drawing the view ------------------------------------------------------------------------------
   function render(next) {
     if (view && next.run === view.run && next.version < view.version) return;  // an older view of this run
-    keepFocus(() => draw(next));
+    const saidByFocus = keepFocus(() => draw(next));
+    if (next.game && !$("live").hidden) announce(sentence(next.game.turn) + " " + $("prompt").textContent, saidByFocus);
   }
 
   function draw(next) {

@@ -1,0 +1,131 @@
+"""The page for a keyboard or screen-reader user, a colour-blind child and a grandparent with large text: where the
+focus goes after a move, what the status region says, the names of the entry buttons, the pieces on the boards,
+and the sizes that follow the browser's font size. Real Chromium, as in test_browser."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from companion.events import CameraHealth
+from tests.web.test_browser import browser, new_page  # noqa: F401  (the shared Chromium fixture)
+from tests.web.test_page_long_moves import PLAYERS, at_consolation, at_hits, request
+
+pytestmark = pytest.mark.browser
+NARROW = {"width": 320, "height": 640}
+
+LIVE = """() => [...document.querySelectorAll('[role=status],[role=alert],[aria-live]')]
+           .filter((n) => !n.closest('[hidden]')).map((n) => n.textContent.trim()).join(' | ')"""
+FOCUSED = """() => { const a = document.activeElement;
+  return a === document.body || !a ? 'BODY' : (a.closest('[id]') || a).id + ' ' + a.textContent.trim(); }"""
+FOCUS_IN_LIVE_REGION = """() => Boolean(document.activeElement.closest('[role=status],[role=alert],[aria-live]'))"""
+
+
+def open_page(browser, base, ready="#link.on"):  # noqa: F811
+    page = new_page(browser, NARROW)
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(base + "/")
+    page.wait_for_selector(ready)
+    return page, errors
+
+
+def version(page):
+    return int(page.evaluate("window.companionView.version"))
+
+
+def wait_new(page, before):
+    deadline = time.monotonic() + 10
+    while version(page) <= before:
+        assert time.monotonic() < deadline
+        page.wait_for_timeout(20)
+
+
+def watch_live_regions(page):
+    """Every text a live region takes from now on, as a screen reader would be told it."""
+    page.evaluate("""() => { window.spoken = [];
+        for (const node of document.querySelectorAll('[role=status],[role=alert],[aria-live]')) {
+          new MutationObserver(() => window.spoken.push(node.textContent.trim()))
+            .observe(node, {childList: true, characterData: true, subtree: true}); } }""")
+
+
+# -- focus and the status region ---------------------------------------------------------------------------
+def test_after_a_move_played_by_keyboard_the_next_tab_reaches_the_next_steps_controls(browser, served, service):
+    base, _ = served()
+    at_consolation(service.table)  # Ben places a consolation obstacle; then Ada rolls 5 dice
+    page, errors = open_page(browser, base, "#moves .move-group button")
+    try:
+        page.locator("#moves .move-group button").nth(2).focus()
+        before = version(page)
+        page.keyboard.press("Enter")
+        wait_new(page, before)
+        page.wait_for_selector("#chance-faces button")
+        after_move = page.evaluate(FOCUSED)
+        assert not page.evaluate(FOCUS_IN_LIVE_REGION), "the focus in a live region: the turn would be read twice"
+        page.keyboard.press("Tab")
+        after_tab = page.evaluate(FOCUSED)
+        assert after_tab.startswith("chance-faces"), (
+            f"after the move the focus is on {after_move!r}; the next Tab goes to {after_tab!r}, past Ada's dice")
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_the_turn_is_said_once_by_the_focus_not_again_by_the_status_region(browser, served, service):
+    base, _ = served()
+    at_consolation(service.table)
+    page, errors = open_page(browser, base, "#moves .move-group button")
+    try:
+        watch_live_regions(page)
+        page.locator("#moves .move-group button").nth(2).focus()
+        before = version(page)
+        page.keyboard.press("Enter")
+        wait_new(page, before)
+        page.wait_for_selector("#chance-faces button")
+        name = page.evaluate("""() => { const a = document.activeElement; const d = a.getAttribute('aria-describedby');
+            return a.textContent + ' ' + (d ? document.getElementById(d).textContent : ''); }""")
+        assert "Ada" in name, f"the focus lands on {name!r}, which does not say whose roll it is"
+        assert not [s for s in page.evaluate("window.spoken") if "Ada" in s], "the turn is read out a second time"
+        before = version(page)
+        request(service.table, {"do": "dice", "values": [6, 5, 4, 3, 3]})  # Ada's roll, entered on another phone
+        wait_new(page, before)
+        page.wait_for_function("window.spoken.some((s) => s.includes('Ada'))")
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_a_screen_reader_hears_whose_roll_it_is(browser, served, service):
+    base, _ = served()
+    request(service.table, {"do": "start", "game": "matterhorn", "players": PLAYERS})
+    page, errors = open_page(browser, base, "#chance-faces button")
+    try:
+        first = page.evaluate(LIVE)
+        assert "Ada" in first, first
+        before = version(page)
+        page.locator("#chance-faces button", has_text="3").click()  # Ada's start roll
+        wait_new(page, before)
+        second = page.evaluate(LIVE)
+        assert "Ben" in second, (f"live regions before: {first!r}; after Ada's roll: {second!r} (the prompt "
+                                 f"{page.text_content('#prompt')!r})")
+        watch_live_regions(page)
+        before = version(page)
+        service.table.submit(CameraHealth(t=1, state="lost", message="camera check")).result(5)
+        wait_new(page, before)
+        page.wait_for_function("document.getElementById('health').textContent.includes('camera check')")
+        assert page.evaluate("window.spoken") == [], "an unchanged turn is read out again"
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_the_odds_tip_is_not_read_out_on_every_turn(browser, served, service):
+    base, _ = served()
+    at_hits(service.table)
+    page, errors = open_page(browser, base, "#tip:not([hidden])")
+    try:
+        live = page.evaluate(LIVE)
+        assert "If the red ball hits" not in live and "Where each colour" not in live, live
+        assert errors == []
+    finally:
+        page.close()
