@@ -3,13 +3,14 @@ focus goes after a move, what the status region says, the names of the entry but
 and the sizes that follow the browser's font size. Real Chromium, as in test_browser."""
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
 
 from companion.events import CameraHealth
 from tests.web.test_browser import browser, new_page  # noqa: F401  (the shared Chromium fixture)
-from tests.web.test_page_long_moves import PLAYERS, at_consolation, at_hits, request
+from tests.web.test_page_long_moves import PLAYERS, at_consolation, at_hits, placed, request
 
 pytestmark = pytest.mark.browser
 NARROW = {"width": 320, "height": 640}
@@ -134,3 +135,36 @@ def test_the_odds_tip_is_not_read_out_on_every_turn(browser, served, service):
 def test_banana_matchos_roll_is_headed_as_a_roll_not_what_happened(service):
     view = request(service.table, {"do": "start", "game": "banana-matcho", "players": PLAYERS})
     assert view["game"]["turn"] == "Roll the dice", view["game"]["prompt"]
+
+
+# -- the names of the dice and figures to tap ----------------------------------------------------------------
+def test_tapped_values_are_named_apart_from_the_values_offered(browser, served, service):
+    base, _ = served()
+    at_hits(service.table)
+    page, errors = open_page(browser, base, "#chance-faces button")
+    try:
+        page.locator("#chance-faces button", has_text="S2").click()
+        snap = page.locator("#chance").aria_snapshot()
+        names = re.findall(r'button "([^"]+)"', snap)
+        twice = sorted({n for n in names if names.count(n) > 1})
+        assert not twice, f"two buttons each named {twice}: one adds, one takes away: {snap}"
+        assert "hit 1: Student 2, tap to take it away" in names, names
+        assert "Student 1" in names and "Witch 1" in names, names
+        assert re.search(r"S\W+Student.*W\W+Witch", page.text_content("#chance")), "S and W are not explained"
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_the_dice_not_tapped_yet_are_named_as_such(browser, served, service):
+    base, _ = served()
+    placed(service.table)  # Ben rolls five dice
+    page, errors = open_page(browser, base, "#chance-faces button")
+    try:
+        page.locator("#chance-faces button", has_text="4").click()
+        snap = page.locator("#chance-chosen").aria_snapshot()
+        assert "?" not in snap and "die 2: not tapped yet" in snap, snap
+        assert "die 1: 4, tap to take it away" in snap, snap
+        assert errors == []
+    finally:
+        page.close()

@@ -305,6 +305,19 @@
     return { onGoal, ended: taps.length > 0 && ended() };
   }
 
+  // A figure said as the history says it ("S1": Student 1); a die's face as it is.
+  function spoken(value) {
+    const figure = /^([SW])(\d+)$/.exec(String(value));
+    return figure ? `${figure[1] === "S" ? "Student" : "Witch"} ${figure[2]}` : String(value);
+  }
+
+  // The place of a value in the entry, for a screen reader: "die 2", "Matcho die 1", "hit 3".
+  function slotName(kind, i) {
+    if (kind === "hits") return `hit ${i + 1}`;
+    if (kind === "duel-dice") return i < 6 ? `fruit die ${i + 1}` : `Matcho die ${i - 5}`;
+    return `die ${i + 1}`;
+  }
+
   function facesOf(game, values) {
     if (game.chance && game.chance.faces) return game.chance.faces;
     if (values.every((v) => Number.isInteger(v))) return [1, 2, 3, 4, 5, 6];
@@ -342,23 +355,27 @@
       const v = chanceValues[i];
       if (v !== undefined && v !== null) {
         const unsure = asked && renderChance.prefilled && (asked.unsure || []).includes(i) && v === asked.values[i];
-        chosen.append(el("button", { class: "die" + (unsure ? " unsure" : ""), title: unsure ? "not read surely: tap to change" : "tap to change", "data-key": "chosen:" + i, onclick: () => {
+        chosen.append(el("button", { class: "die" + (unsure ? " unsure" : ""), title: unsure ? "not read surely: tap to change" : "tap to change",
+          "aria-label": `${slotName(request.kind, i)}: ${spoken(v)}, tap to take it away`, "data-key": "chosen:" + i, onclick: () => {
           if (duel) chanceValues[i] = null; else chanceValues.splice(i, 1);
           render(view);
         } }, v));
       } else {
-        chosen.append(el("span", { class: "die empty" + (i >= matchoFrom ? " matcho" : "") }, i >= matchoFrom ? "M?" : "?"));
+        chosen.append(el("span", { class: "die empty" + (i >= matchoFrom ? " matcho" : ""), role: "img",
+          "aria-label": `${slotName(request.kind, i)}: not tapped yet` },
+          el("span", { "aria-hidden": "true" }, i >= matchoFrom ? "M?" : "?")));
       }
     }
     const faces = $("chance-faces");
     faces.replaceChildren();
     const { onGoal, ended } = request.kind === "hits" ? hitToGoal(request.path, chanceValues)
                                                       : { onGoal: [], ended: false };
-    $("chance-note").hidden = onGoal.length === 0;
-    setText($("chance-note"), onGoal.length ? `On the goal tile now: ${onGoal.join(", ")}` +
+    $("chance-legend").hidden = request.kind !== "hits";
+    setText($("chance-note"), onGoal.length ? `On the goal tile now: ${onGoal.map(spoken).join(", ")}` +
       (ended ? ". That ends the game: confirm" : "") : "");
     for (const face of request.faces.filter((f) => !ended && !onGoal.includes(f))) {
-      faces.append(el("button", { class: "die face", "data-key": "face:" + face, onclick: async () => {
+      const named = spoken(face) === String(face) ? {} : { "aria-label": spoken(face) };
+      faces.append(el("button", { class: "die face", ...named, "data-key": "face:" + face, onclick: async () => {
         if (count === 1) { await send({ do: "dice", values: [face] }); chanceValues = []; return; }
         if (duel) {
           const matcho = MATCHO_FACES.includes(face);
