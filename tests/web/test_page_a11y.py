@@ -168,3 +168,41 @@ def test_the_dice_not_tapped_yet_are_named_as_such(browser, served, service):
         assert errors == []
     finally:
         page.close()
+
+
+# -- the boards without colour ---------------------------------------------------------------------------------
+# The players' letters on the board, each with the font size (px) it is drawn at on the screen.
+LETTERS_SHOWN = """() => { const svg = document.querySelector('#board svg');
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    return [...svg.querySelectorAll('text')].filter((t) => ['A', 'B'].includes(t.textContent))
+      .map((t) => [t.textContent, Math.round(Number(t.getAttribute('font-size')) * scale * 10) / 10]); }"""
+
+def test_the_boards_pieces_say_whose_they_are_without_colour(browser, served, service):
+    base, _ = served()
+    placed(service.table)
+    page, errors = open_page(browser, base, "#board svg")
+    try:
+        label = page.get_attribute("#board svg", "aria-label")
+        assert re.search(r"Ada \(red\): line \d+ circle \d+ and line \d+ circle \d+", label), label
+        assert re.search(r"Ben \(blue\): line \d+ circle \d+ and line \d+ circle \d+", label), label
+        letters = page.evaluate(LETTERS_SHOWN)
+        assert sorted(t for t, _ in letters) == ["A", "A", "B", "B"], letters
+        assert min(px for _, px in letters) >= 9, f"the letters are too small to read at 320 px: {letters}"
+        assert errors == []
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("game", ["mountain-goats", "banana-matcho"])
+def test_the_goats_and_monkeys_carry_readable_initials_at_320_px(browser, served, service, game):
+    base, _ = served()
+    request(service.table, {"do": "start", "game": game, "players": PLAYERS})
+    page, errors = open_page(browser, base, "#board svg")
+    try:
+        label = page.get_attribute("#board svg", "aria-label")
+        assert "Ada (red)" in label and "Ben (blue)" in label, label
+        letters = [px for _, px in page.evaluate(LETTERS_SHOWN)]
+        assert len(letters) >= 2 and min(letters) >= 9, f"the initials' font is {letters} px at 320 px"
+        assert errors == []
+    finally:
+        page.close()
