@@ -206,3 +206,20 @@ def test_the_goats_and_monkeys_carry_readable_initials_at_320_px(browser, served
         assert errors == []
     finally:
         page.close()
+
+
+# -- sizes ---------------------------------------------------------------------------------------------------
+def test_the_page_follows_the_browsers_font_size(browser, served, service):
+    base, _ = served()
+    request(service.table, {"do": "start", "game": "matterhorn", "players": PLAYERS})
+    page, errors = open_page(browser, base, "#prompt")
+    try:
+        size = "parseFloat(getComputedStyle(document.querySelector('#prompt')).fontSize)"
+        normal = page.evaluate(size)
+        assert round(normal, 1) == 18.7, "the default size is as before"
+        page.context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 24}})
+        page.wait_for_timeout(100)
+        larger = page.evaluate(size)
+        assert larger > normal * 1.3, f"the browser's font size 16 -> 24 px: the prompt {normal} -> {larger} px"
+    finally:
+        page.close()
