@@ -223,3 +223,17 @@ def test_the_page_follows_the_browsers_font_size(browser, served, service):
         assert larger > normal * 1.3, f"the browser's font size 16 -> 24 px: the prompt {normal} -> {larger} px"
     finally:
         page.close()
+
+
+def test_the_opened_camera_box_fits_a_320_px_phone_with_larger_text(browser, served):  # noqa: F811
+    base, _ = served()
+    page, errors = open_page(browser, base)
+    try:
+        page.add_style_tag(content="body { font-size: 27px !important; }")
+        page.click("#camera-box summary")
+        page.wait_for_selector("#tray")
+        right = page.evaluate("Math.round(document.getElementById('tray').getBoundingClientRect().right)")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320, (
+            f"the tray field reaches {right} px on a 320 px screen: the page scrolls sideways")
+    finally:
+        page.close()
