@@ -237,3 +237,14 @@ def test_the_opened_camera_box_fits_a_320_px_phone_with_larger_text(browser, ser
             f"the tray field reaches {right} px on a 320 px screen: the page scrolls sideways")
     finally:
         page.close()
+
+
+def test_the_join_page_declares_its_language(service, tmp_path, monkeypatch):
+    import companion.web.joincode as joincode
+    from companion.web.app import create_app
+
+    monkeypatch.setattr(joincode, "is_own_screen", lambda address: False)
+    app = create_app(service)
+    joincode.install(app, joincode.JoinCodes(tmp_path / "join"))
+    page = app.test_client().get("/join?code=000000", headers={"Sec-Fetch-Site": "none"}).get_data(as_text=True)
+    assert re.search(r"<html[^>]*\blang=en", page), page
