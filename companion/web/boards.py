@@ -229,7 +229,7 @@ def magic_mountain(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
         centres[s] = (x, y)
         body.append(f'<rect x="{x - 26:.0f}" y="{y - 26:.0f}" width="52" height="52" rx="12" '
                     f'fill="{PALETTE.get(colour, "#ccc")}" fill-opacity="0.55" stroke="#555"/>')
-        body.append(text(x - 16, y - 11, s, 13, fill="#222"))
+        body.append(text(x - 16, y - 10, s, 14, fill="#222"))
     at_space: dict[int, list[str]] = {}
     in_goal: list[str] = []
     for figure, where in sorted(state.get("positions", {}).items()):
@@ -272,7 +272,7 @@ def _figure(x: float, y: float, figure: str) -> str:
     fill = "#3a2a4a" if witch else "#fdfdfd"
     shape = (f'<polygon points="{x:.0f},{y - 22:.0f} {x + 11:.0f},{y + 6:.0f} {x - 11:.0f},{y + 6:.0f}" fill="{fill}" stroke="#222" stroke-width="2"/>'
              if witch else circle(x, y - 6, 11, fill, "#222", 2))
-    return shape + text(x, y + 22, figure, 13, fill="#111", weight="bold")
+    return shape + text(x, y + 22, figure, 14, fill="#111", weight="bold")
 
 
 # -- Banana Matcho ------------------------------------------------------------------------------------------
@@ -293,7 +293,7 @@ def banana_matcho(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
         centres[s] = (x, y)
         basket = s == top
         body.append(circle(x, y, 22 if basket else 20, "#ffe066" if basket else "#fffbe8", "#8a5a2b", 3 if basket else 1.5))
-        body.append(text(x, y + 6, "Fruit" if basket else ("Start" if s == 0 else s), 13 if basket else 16 if s else 12,
+        body.append(text(x, y + 6, "Fruit" if basket else ("Start" if s == 0 else s), 14 if basket or not s else 16,
                          weight="bold" if basket else "normal"))
     stacks: dict[int, int] = {}
     for p, space in enumerate(positions):

@@ -248,3 +248,23 @@ def test_the_join_page_declares_its_language(service, tmp_path, monkeypatch):
     joincode.install(app, joincode.JoinCodes(tmp_path / "join"))
     page = app.test_client().get("/join?code=000000", headers={"Sec-Fetch-Site": "none"}).get_data(as_text=True)
     assert re.search(r"<html[^>]*\blang=en", page), page
+
+
+# Every word and number on the board, with the font size (px) it is drawn at on the screen.
+TEXTS_SHOWN = """() => { const svg = document.querySelector('#board svg');
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    return [...svg.querySelectorAll('text')]
+      .map((t) => [t.textContent, Math.round(Number(t.getAttribute('font-size')) * scale * 10) / 10]); }"""
+
+
+@pytest.mark.parametrize("game", ["matterhorn", "mountain-goats", "magic-mountain", "banana-matcho"])
+def test_the_boards_words_are_readable_at_320_px(browser, served, service, game):
+    base, _ = served()
+    request(service.table, {"do": "start", "game": game, "players": PLAYERS})
+    page, errors = open_page(browser, base, "#board svg")
+    try:
+        small = [(words, px) for words, px in page.evaluate(TEXTS_SHOWN) if px < 9]
+        assert not small, f"{game}: words under 9 px on a 320 px phone: {small[:8]}"
+        assert errors == []
+    finally:
+        page.close()

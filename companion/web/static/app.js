@@ -355,8 +355,10 @@
       const v = chanceValues[i];
       if (v !== undefined && v !== null) {
         const unsure = asked && renderChance.prefilled && (asked.unsure || []).includes(i) && v === asked.values[i];
-        chosen.append(el("button", { class: "die" + (unsure ? " unsure" : ""), title: unsure ? "not read surely: tap to change" : "tap to change",
-          "aria-label": `${slotName(request.kind, i)}: ${spoken(v)}, tap to take it away`, "data-key": "chosen:" + i, onclick: () => {
+        chosen.append(el("button", { class: "die" + (unsure ? " unsure" : ""),
+          title: unsure ? "not read surely: tap to change" : "tap to change",
+          "aria-label": `${slotName(request.kind, i)}: ${spoken(v)}, tap to take it away`, "data-key": "chosen:" + i,
+          onclick: () => {
           if (duel) chanceValues[i] = null; else chanceValues.splice(i, 1);
           render(view);
         } }, v));

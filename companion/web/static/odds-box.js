@@ -183,7 +183,8 @@
       if (ball) {
         out.push(table(`Where the ${ball} ball sends the first figure it hits`, ["Figure", "Now on", "Goes to"],
           odds.figures.map((f) => [f.name || f.figure, `space ${f.space}`, where(f.targets[ball])])));
-        out.push(say(`A space holds one figure: a figure hit after another took its space goes on to the next free ${ball} space.`));
+        out.push(say("A space holds one figure: a figure hit after another took its space goes on to the next free " +
+          `${ball} space.`));
       } else {
         const colours = Object.keys(odds.figures[0].targets || {});
         const head = ["Figure", "Now on", ...colours.map((c) => `${c} ball`)];
