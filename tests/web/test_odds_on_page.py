@@ -216,7 +216,7 @@ def test_magic_mountain_shows_the_next_ball_and_where_a_hit_sends_each_figure(br
         assert {b["colour"]: b["probability"] for b in expected["next_ball"]} == {
             "red": 0.25, "blue": 0.25, "purple": 0.25, "white": 0.25}
         sends = page.text_content("#tip p[data-odds=sends]")
-        assert sends == ("If it hits: the first of S1 to S6 → 7; of W1, W2 → 12; of W3, W4 → 22; "
+        assert sends == ("If it hits: the first of S1 to S6 → 7; of W1 and W2 → 12; of W3 and W4 → 22; "
                          "any more → the next free yellow space."), sends
         assert targets_said(sends) == {f["figure"]: "Goal!" if f["targets"]["yellow"] == "goal"
                                        else str(f["targets"]["yellow"]) for f in expected["figures"]}
@@ -248,13 +248,13 @@ def test_magic_mountain_the_last_ball_in_the_bag_is_said_in_words(browser, serve
 
 
 def targets_said(sends):
-    """Each figure's target as the tip says it: 'If it hits: the first of S1 to S6, W1 → 16; of W2, W3 → 21;
+    """Each figure's target as the tip says it: 'If it hits: the first of S1 to S6 and W1 → 16; of W2 and W3 → 21;
     W4 → 26; any more → the next free red space.' -> {"S1": "16", ..., "W4": "26"}."""
     said = re.match(r"If it hits: (.*?)(; any more → the next free \w+ space)?\.$", sends).group(1)
     targets = {}
     for group in said.split("; "):
         names, target = group.split(" → ")
-        for name in re.sub(r"^(the first )?of ", "", names).split(", "):
+        for name in re.split(r", | and ", re.sub(r"^(the first )?of ", "", names)):
             ends = name.split(" to ")
             kind, first, last = ends[0][0], int(ends[0][1:]), int(ends[-1][1:])
             targets.update({f"{kind}{n}": target for n in range(first, last + 1)})
@@ -270,7 +270,7 @@ def test_magic_mountain_no_two_figures_are_sent_to_one_space(browser, served):  
     page, errors = open_page(browser, base, SEVEN_INCH)
     try:
         sends = page.text_content("#tip p[data-odds=sends]")
-        assert sends == ("If it hits: the first of S1 to S6, W1 to W3 → 16; W4 → 21; "
+        assert sends == ("If it hits: the first of S1 to S6 and W1 to W3 → 16; W4 → 21; "
                          "any more → the next free red space."), sends
         assert targets_said(sends) == {f["figure"]: str(f["targets"]["red"]) for f in state["game"]["odds"]["figures"]}
         page.click("#odds-box summary")

@@ -254,7 +254,7 @@
     return game.odds && !missed ? game.odds.ball || null : null;
   }
 
-  // "the first of S1 to S6 → 7; of W1, W2 → 12; W4 → 22; any more → the next free red space.": where a first
+  // "the first of S1 to S6 → 7; of W1 and W2 → 12; W4 → 22; any more → the next free red space.": where a first
   // hit sends each figure, those sent to one space together, since a space holds one figure: only the first of
   // them hit goes there, one hit after it goes on to the next free space of the ball's colour.
   function sendsTo(figures, colour) {
@@ -273,7 +273,7 @@
     return said.join("; ") + (first ? "" : `; any more → the next free ${colour} space`) + ".";
   }
 
-  // ["S1", "S2", "S3", "W1", "W2"] -> "S1 to S3, W1, W2": a run of three or more of one kind said by its ends.
+  // ["S1", "S2", "S3", "W1", "W2"] -> "S1 to S3, W1 and W2": a run of three or more of one kind said by its ends.
   function runs(names) {
     const parts = [];
     for (let i = 0; i < names.length;) {
@@ -283,7 +283,7 @@
       parts.push(...(j - i >= 2 ? [`${names[i]} to ${names[j]}`] : names.slice(i, j + 1)));
       i = j + 1;
     }
-    return parts.join(", ");
+    return parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}` : parts[0];
   }
 
   const BY_GAME = { "matterhorn": matterhorn, "mountain-goats": mountainGoats, "banana-matcho": bananaMatcho,
