@@ -83,7 +83,9 @@ def test_the_turn_is_said_once_by_the_focus_not_again_by_the_status_region(brows
         page.keyboard.press("Enter")
         wait_new(page, before)
         page.wait_for_selector("#chance-faces button")
-        name = page.evaluate("""() => { const a = document.activeElement; const d = a.getAttribute('aria-describedby');
+        name = page.evaluate("""() => { const a = document.activeElement;
+            if (a === document.body) return 'the page';
+            const d = a.getAttribute('aria-describedby');
             return a.textContent + ' ' + (d ? document.getElementById(d).textContent : ''); }""")
         assert "Ada" in name, f"the focus lands on {name!r}, which does not say whose roll it is"
         assert not [s for s in page.evaluate("window.spoken") if "Ada" in s], "the turn is read out a second time"
