@@ -109,7 +109,8 @@ def _turn_words(current: int, players: list[dict[str, Any]], request) -> str:
         return "The game is over"
     if current == CHANCE:
         kind = request.kind if request is not None else ""
-        return {"dice": "Roll the dice", "draw": "Draw from the bag"}.get(kind, "What happened?")
+        words = {"dice": "Roll the dice", "duel-dice": "Roll the dice", "draw": "Draw from the bag"}
+        return words.get(kind, "What happened?")
     if 0 <= current < len(players):
         return f"{players[current]['name']}'s turn"
     return f"Player {current + 1}'s turn"

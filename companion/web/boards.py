@@ -50,6 +50,28 @@ def ink(fill: str) -> str:
     return "#222" if (luminance + 0.05) / 0.066 >= 1.05 / (luminance + 0.05) else "#fff"
 
 
+def mark(players: list[dict[str, Any]], index: int) -> str:
+    """The letter on a player's pieces, so they are told apart without their colour: the name's first letter,
+    or the player's number when two names start alike (or with no letter)."""
+    initials = [str(p.get("name") or "").strip()[:1].upper() for p in players]
+    letter = initials[index] if 0 <= index < len(initials) else ""
+    return letter if letter.isalpha() and initials.count(letter) == 1 else str(index + 1)
+
+
+def piece(x: float, y: float, r: float, players: list[dict[str, Any]], index: int, width: float = 2) -> str:
+    """A player's piece: a disc of their colour carrying their letter."""
+    fill = player_colour(players, index)
+    size = round(r * 1.4)
+    return (circle(x, y, r, fill, "#222", width)
+            + text(x, y + size * 0.36, mark(players, index), size, fill=ink(fill), weight="bold"))
+
+
+def who(players: list[dict[str, Any]], index: int) -> str:
+    """A player in the board's spoken name: "Ada (red)"."""
+    name = str(players[index].get("name") or "") if 0 <= index < len(players) else ""
+    return f"{name or f'Player {index + 1}'} ({shown_colour(players, index)})"
+
+
 def svg(width: int, height: int, body: list[str], label: str) -> str:
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
             f'aria-label="{escape(label)}" class="board-svg">' + "".join(body) + "</svg>")
@@ -92,18 +114,28 @@ def matterhorn(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
             x = x0 + i * step
             mark = marks[i] if i < len(marks) else "."
             if (line, i + 1) in where:
-                body.append(circle(x, y, r, player_colour(players, where[(line, i + 1)]), "#222", 3))
+                body.append(piece(x, y, r, players, where[(line, i + 1)], 3))
             elif mark == "A":
                 body.append(circle(x, y, r, "#fff7cc", "#c9a100", 3) + text(x, y + 6, "★", 18, fill="#8a6d00"))
             elif mark == "o":
                 body.append(circle(x, y, r, "#6b6b6b", "#333", 2) + text(x, y + 6, "✕", 18, fill="#fff"))
             else:
                 body.append(circle(x, y, r, "#fff"))
-    body.append(circle(width / 2, 40, 26, "#fff", "#7a8896", 3))
-    body.append(text(width / 2 + 34, 30, "Summit", 18, "start", "#34495e", "bold"))
+    body.append(circle(width / 2, 42, 30, "#fff", "#7a8896", 3))
+    body.append(text(width / 2 + 38, 30, "Summit", 18, "start", "#34495e", "bold"))
     for k, p in enumerate(summit):
-        body.append(circle(width / 2 - 10 + 20 * (k % 2), 40 - 8 + 16 * (k // 2), 8, player_colour(players, p), "#222", 2))
-    return svg(int(width), int(height), body, "Matterhorn board")
+        body.append(piece(width / 2 - 12 + 24 * (k % 2), 42 - 12 + 24 * (k // 2), 13, players, p))
+    return svg(int(width), int(height), body, "Matterhorn board. " + _climbers_said(state, players))
+
+
+def _climbers_said(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
+    """Where everyone's climbers stand, in words: "Ada (red): line 12 circle 1 and the summit; ..."."""
+    said = []
+    for p, pair in enumerate(state.get("climbers", [])):
+        spots = ["the summit" if spot == "summit" else f"line {spot[0]} circle {spot[1]}" for spot in pair
+                 if spot == "summit" or (isinstance(spot, list) and len(spot) == 2)]
+        said.append(f"{who(players, p)}: {' and '.join(spots) or 'no climber placed yet'}")
+    return "; ".join(said)
 
 
 # -- Mountain Goats ----------------------------------------------------------------------------------------
@@ -135,10 +167,9 @@ def mountain_goats(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
             pos = row[i] if i < len(row) else 0
             if pos is None or pos < 0:
                 continue
-            y = height - 50 - pos * row_h if pos > 0 else height - 40
-            across = min(len(goats), 4)
-            gx = x - (across - 1) * 10 + 20 * (p % 4)
-            body.append(circle(gx, y - 12 * (p // 4), 10, player_colour(players, p), "#222", 2))
+            y = height - 50 - pos * row_h if pos > 0 else height - 61
+            dx, dy = _goat_place(p, len(goats))
+            body.append(piece(x + dx, y + dy, 13, players, p))
     if big:
         x = 20 + col * len(mountains) + col * 0.8
         body.append(text(x, 22, "Big Mountain", 16, fill="#2f3f2a", weight="bold"))
@@ -150,7 +181,29 @@ def mountain_goats(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
             label = f"{s} ← {occupied[s][1]}" if s in occupied else s
             body.append(f'<rect x="{x - 34:.0f}" y="{y:.0f}" width="68" height="{(height - 80) / 14 - 4:.0f}" rx="5" '
                         f'fill="{fill}" stroke="#6f8466"/>' + text(x, y + 15, label, 12, fill=ink(fill)))
-    return svg(int(width), int(height), body, "Mountain Goats board")
+    return svg(int(width), int(height), body, "Mountain Goats board. " + _goats_said(state, players, mountains, spaces))
+
+
+def _goat_place(p: int, players: int) -> tuple[float, float]:
+    """Where player p's goat sits on a space, from its centre: one row for two players, else two rows (the
+    first the longer), so every goat's letter shows and none reaches the next mountain."""
+    across = players if players <= 2 else (players + 1) // 2
+    rows = (players + across - 1) // across
+    row, col = divmod(p, across)
+    in_row = across if row < rows - 1 else players - across * (rows - 1)
+    return -(in_row - 1) * 12 + 24 * col, (row - (rows - 1) / 2) * 24
+
+
+def _goats_said(state: dict[str, Any], players: list[dict[str, Any]], mountains: list[int],
+                spaces: dict[int, int]) -> str:
+    """Where everyone's goats stand, in words: "Ada (red): mountain 7 space 2, mountain 10 top; ..."."""
+    said = []
+    for p, row in enumerate(state.get("goats", [])):
+        up = [f"mountain {m} {'top' if row[i] == spaces[m] else f'space {row[i]}'}" for i, m in enumerate(mountains)
+              if i < len(row) and isinstance(row[i], int) and row[i] > 0]
+        up += [f"Big Mountain space {s}" for s, q, _ in state.get("big_mountain", []) if int(q) == p]
+        said.append(f"{who(players, p)}: {', '.join(up) + ', the others' if up else 'all goats'} at the foot")
+    return "; ".join(said)
 
 
 # -- Magic Mountain -----------------------------------------------------------------------------------------
@@ -176,7 +229,7 @@ def magic_mountain(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
         centres[s] = (x, y)
         body.append(f'<rect x="{x - 26:.0f}" y="{y - 26:.0f}" width="52" height="52" rx="12" '
                     f'fill="{PALETTE.get(colour, "#ccc")}" fill-opacity="0.55" stroke="#555"/>')
-        body.append(text(x - 16, y - 11, s, 13, fill="#222"))
+        body.append(text(x - 16, y - 10, s, 14, fill="#222"))
     at_space: dict[int, list[str]] = {}
     in_goal: list[str] = []
     for figure, where in sorted(state.get("positions", {}).items()):
@@ -192,7 +245,26 @@ def magic_mountain(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
     body.append(text(width / 2, gy + 24, "Goal: Master Balduin", 19, fill="#5a410f", weight="bold"))
     for k, figure in enumerate(in_goal):
         body.append(_figure(60 + 30 * k, gy + 60, figure))
-    return svg(int(width), int(height), body, "Magic Mountain board")
+    return svg(int(width), int(height), body, "Magic Mountain board. " + _figures_said(state, at_space, in_goal))
+
+
+def _figures_said(state: dict[str, Any], at_space: dict[int, list[str]], in_goal: list[str]) -> str:
+    """Where the figures stand, in words: "the red ball in opening 3; Student 1 on space 1, ...; on the goal
+    tile: Witch 2"."""
+    said = []
+    if state.get("ball") and state.get("opening"):
+        said.append(f"the {state['ball']} ball in opening {state['opening']}")
+    placed = [f"{_figure_name(f)} on space {s}" for s in sorted(at_space) for f in at_space[s]]
+    if placed:
+        said.append(", ".join(placed))
+    if in_goal:
+        said.append("on the goal tile: " + ", ".join(map(_figure_name, in_goal)))
+    return "; ".join(said)
+
+
+def _figure_name(figure: str) -> str:
+    kinds = {"S": "Student", "W": "Witch"}
+    return f"{kinds[figure[0]]} {figure[1:]}" if figure[:1] in kinds else figure
 
 
 def _figure(x: float, y: float, figure: str) -> str:
@@ -200,7 +272,7 @@ def _figure(x: float, y: float, figure: str) -> str:
     fill = "#3a2a4a" if witch else "#fdfdfd"
     shape = (f'<polygon points="{x:.0f},{y - 22:.0f} {x + 11:.0f},{y + 6:.0f} {x - 11:.0f},{y + 6:.0f}" fill="{fill}" stroke="#222" stroke-width="2"/>'
              if witch else circle(x, y - 6, 11, fill, "#222", 2))
-    return shape + text(x, y + 22, figure, 13, fill="#111", weight="bold")
+    return shape + text(x, y + 22, figure, 14, fill="#111", weight="bold")
 
 
 # -- Banana Matcho ------------------------------------------------------------------------------------------
@@ -221,7 +293,7 @@ def banana_matcho(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
         centres[s] = (x, y)
         basket = s == top
         body.append(circle(x, y, 22 if basket else 20, "#ffe066" if basket else "#fffbe8", "#8a5a2b", 3 if basket else 1.5))
-        body.append(text(x, y + 6, "Fruit" if basket else ("Start" if s == 0 else s), 13 if basket else 16 if s else 12,
+        body.append(text(x, y + 6, "Fruit" if basket else ("Start" if s == 0 else s), 14 if basket or not s else 16,
                          weight="bold" if basket else "normal"))
     stacks: dict[int, int] = {}
     for p, space in enumerate(positions):
@@ -229,8 +301,20 @@ def banana_matcho(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
         k = stacks.get(space, 0)
         stacks[space] = k + 1
         x, y = centres[space]
-        body.append(circle(x + 12 - 6 * k, y - 12 - 4 * k, 9, player_colour(players, p), "#222", 2))
-    return svg(int(width), int(height), body, "Banana Matcho wonder tree")
+        dx, dy = MONKEY_PLACES[k % len(MONKEY_PLACES)]
+        body.append(piece(x + dx - 4 * (k // 4), y + dy - 4 * (k // 4), 12, players, p))
+    said = [f"{who(players, p)} {_banana_space_said(int(space), top)}" for p, space in enumerate(positions)]
+    return svg(int(width), int(height), body, "Banana Matcho wonder tree. " + "; ".join(said))
+
+
+# Where the monkeys on one space sit around its number: top right, top left, bottom right, bottom left.
+MONKEY_PLACES = ((13, -13), (-13, -13), (13, 13), (-13, 13))
+
+
+def _banana_space_said(space: int, top: int) -> str:
+    if space <= 0:
+        return "on the start"
+    return "in the fruit basket" if space >= top else f"on space {space}"
 
 
 RENDERERS: dict[str, Callable[[dict[str, Any], list[dict[str, Any]]], str]] = {

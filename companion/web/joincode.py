@@ -216,7 +216,8 @@ def install(app, codes: JoinCodes | None) -> None:
         return bool(referer) and urlsplit(referer).netloc.lower() != request.host.lower()
 
     def join_page(message: str, status: int):
-        page = (f"<!doctype html><meta name=viewport content='width=device-width'><title>Join the table</title>"
+        page = ("<!doctype html><html lang=en><meta name=viewport content='width=device-width'>"
+                "<title>Join the table</title>"
                 f"<p>{html.escape(message)}</p><p><a href='/'>Open the companion's page</a></p>")
         return app.response_class(page, status=status, mimetype="text/html")
 

@@ -215,13 +215,11 @@ def test_magic_mountain_shows_the_next_ball_and_where_a_hit_sends_each_figure(br
         assert shown == {"red25%": 0.25, "yellowin hand": 0.0, "blue25%": 0.25, "purple25%": 0.25, "white25%": 0.25}
         assert {b["colour"]: b["probability"] for b in expected["next_ball"]} == {
             "red": 0.25, "blue": 0.25, "purple": 0.25, "white": 0.25}
-        sends = page.text_content("#tip p[data-odds=sends]")  # "If the yellow ball hits: S1, S2 → 7; W1 → 12."
-        assert sends.startswith("If the yellow ball hits: ") and sends.endswith(".")
-        shown_targets = {name: target for group in sends[len("If the yellow ball hits: "):-1].split("; ")
-                         for names, target in [group.split(" → ")] for name in names.split(", ")}
-        assert shown_targets == {f["figure"]: "Goal!" if f["targets"]["yellow"] == "goal" else str(f["targets"]["yellow"])
-                                 for f in expected["figures"]}
-        assert len(shown_targets) == 10
+        sends = page.text_content("#tip p[data-odds=sends]")
+        assert sends == ("If it hits: the first of S1 to S6 → 7; of W1 and W2 → 12; of W3 and W4 → 22; "
+                         "any more → the next free yellow space."), sends
+        assert targets_said(sends) == {f["figure"]: "Goal!" if f["targets"]["yellow"] == "goal"
+                                       else str(f["targets"]["yellow"]) for f in expected["figures"]}
         assert page.locator("#moves.grid button.move").all_text_contents() == ["1", "2", "3", "4", "5", "6"]
         assert page.text_content("#moves .moves-head") == "Put the yellow ball in opening:"
         last = page.locator("#moves button.move").last.bounding_box()
@@ -244,6 +242,61 @@ def test_magic_mountain_the_last_ball_in_the_bag_is_said_in_words(browser, serve
     page, errors = open_page(browser, base, SEVEN_INCH)
     try:
         assert page.text_content("#tip p[data-odds=next-ball]") == "Next ball: white for sure."
+        assert errors == []
+    finally:
+        page.close()
+
+
+def targets_said(sends):
+    """Each figure's target as the tip says it: 'If it hits: the first of S1 to S6 and W1 → 16; of W2 and W3 → 21;
+    W4 → 26; any more → the next free red space.' -> {"S1": "16", ..., "W4": "26"}."""
+    said = re.match(r"If it hits: (.*?)(; any more → the next free \w+ space)?\.$", sends).group(1)
+    targets = {}
+    for group in said.split("; "):
+        names, target = group.split(" → ")
+        for name in re.split(r", | and ", re.sub(r"^(the first )?of ", "", names)):
+            ends = name.split(" to ")
+            kind, first, last = ends[0][0], int(ends[0][1:]), int(ends[-1][1:])
+            targets.update({f"{kind}{n}": target for n in range(first, last + 1)})
+    return targets
+
+
+def test_magic_mountain_no_two_figures_are_sent_to_one_space(browser, served):  # noqa: F811
+    """Red spaces 1, 6, 11, 16, 21, 26: the first figure the red ball hits of the nine behind 16 goes to 16, the
+    next ones on to 21, 26 and the goal tile, not all to 16."""
+    base, _ = served()
+    start(base, "magic-mountain")
+    state = post(base, {"do": "dice", "values": ["red"]})
+    page, errors = open_page(browser, base, SEVEN_INCH)
+    try:
+        sends = page.text_content("#tip p[data-odds=sends]")
+        assert sends == ("If it hits: the first of S1 to S6 and W1 to W3 → 16; W4 → 21; "
+                         "any more → the next free red space."), sends
+        assert targets_said(sends) == {f["figure"]: str(f["targets"]["red"]) for f in state["game"]["odds"]["figures"]}
+        page.click("#odds-box summary")
+        box = page.text_content("#odds")
+        assert "Where the red ball sends the first figure it hits" in box, box
+        assert "goes on to the next free red space" in box, box
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_magic_mountain_after_a_ball_hit_nothing_no_hit_is_foretold(browser, served):  # noqa: F811
+    base, _ = served()
+    start(base, "magic-mountain")
+    state = play(base, post(base, {"do": "dice", "values": ["red"]}), kind="choose_opening", opening=1)
+    state = post(base, {"do": "dice", "values": []})  # it hit nothing: a witch moves one space on
+    assert state["game"]["legal"][0]["action"]["kind"] == "move_on_miss"
+    page, errors = open_page(browser, base, SEVEN_INCH)
+    try:
+        assert page.locator("#tip p[data-odds=sends]").count() == 0, page.text_content("#tip")
+        assert page.text_content("#tip h3") == "The next ball"
+        assert page.text_content("#tip p[data-odds=next-ball]") == (
+            "Next ball: yellow 1 in 4, blue 1 in 4, purple 1 in 4, white 1 in 4.")
+        page.click("#odds-box summary")
+        box = page.text_content("#odds")
+        assert "in play" not in box and "Where the red ball" not in box, box
         assert errors == []
     finally:
         page.close()

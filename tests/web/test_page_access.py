@@ -78,12 +78,13 @@ def test_the_turn_and_the_connection_are_status_regions_read_out_only_when_they_
     page, errors = open_narrow(browser, base)
     try:
         start_game(page, "mountain-goats")
-        assert page.get_attribute("#turn", "role") == "status"
+        assert page.get_attribute("#said", "role") == "status"  # the turn and the step, read out
+        assert page.get_attribute("#tip", "aria-live") is None  # the odds are read where they stand, not each turn
         assert page.get_attribute("#link", "role") == "status"
         page.wait_for_selector("#tip:not([hidden])")  # the chances of the roll
         page.evaluate("""() => { window.changes = [];
             const watch = new MutationObserver((records) => records.forEach((r) => window.changes.push(r.target.id || r.target.parentElement.id)));
-            for (const id of ['turn', 'link', 'tip']) watch.observe(document.getElementById(id),
+            for (const id of ['turn', 'said', 'link', 'tip']) watch.observe(document.getElementById(id),
                 {childList: true, characterData: true, subtree: true}); }""")
         redraw_from_the_table(page, service)
         assert page.evaluate("window.changes") == [], "an unchanged turn, link or tip is not read out again"

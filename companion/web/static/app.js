@@ -47,14 +47,39 @@
   }
 
   // Every redraw replaces the buttons it draws; the one that had the keyboard's (or a screen reader's)
-  // focus gets it back by its data-key, when there is still one like it.
+  // focus gets it back by its data-key, when there is still one like it. Else, on the same step, the first
+  // control left where it was (a die tapped away); once the step is over, the turn's heading, from where the
+  // next Tab reaches the new step's controls (not the page's body, from where it lands past them).
+  // Says whether the focus went to the turn's heading: then the focus has read the turn out.
   function keepFocus(draw) {
     const had = document.activeElement;
-    const key = had && had !== document.body && had.dataset ? had.dataset.key : undefined;
+    const focused = had && had !== document.body ? had : null;
+    const key = focused && focused.dataset ? focused.dataset.key : undefined;
+    const home = focused ? focused.closest("#question, #reading, #chance, #moves") : null;
+    const step = view ? view.step : undefined;
     draw();
-    if (key === undefined || had.isConnected) return;
-    const again = document.querySelector(`[data-key="${CSS.escape(key)}"]`);
-    if (again && again.getClientRects().length) again.focus({ preventScroll: true });
+    if (!focused || (focused.isConnected && shown(focused))) return false;
+    const again = key === undefined ? null : document.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    const near = view && view.step === step && home && home.isConnected
+      ? [...home.querySelectorAll("button, summary")].find((b) => shown(b) && !b.disabled) : null;
+    const next = (again && shown(again) ? again : null) || near;
+    if (next) { next.focus({ preventScroll: true }); return false; }
+    if ($("live").hidden) return false;
+    $("turn").focus({ preventScroll: true });
+    return true;
+  }
+
+  function sentence(words) { return /[.?!]$/.test(words) ? words : words + "."; }
+
+  function shown(node) { return node.getClientRects().length > 0; }
+
+  // What a screen reader hears when the turn or the step changes: whose it is and what to do, read out once
+  // per change from the status region. When the focus went to the turn's heading, the focus said it (the
+  // heading and the prompt that describes it), and the region is emptied rather than say it a second time.
+  function announce(words, saidByFocus) {
+    if (words === announce.last) return;
+    announce.last = words;
+    setText($("said"), saidByFocus ? "" : words);
   }
 
   // `seen`: the game situation the page showed when the person tapped, kept when the tap is sent again after
@@ -170,7 +195,8 @@
   // -- drawing the view ------------------------------------------------------------------------------
   function render(next) {
     if (view && next.run === view.run && next.version < view.version) return;  // an older view of this run
-    keepFocus(() => draw(next));
+    const saidByFocus = keepFocus(() => draw(next));
+    if (next.game && !$("live").hidden) announce(sentence(next.game.turn) + " " + $("prompt").textContent, saidByFocus);
   }
 
   function draw(next) {
@@ -290,6 +316,19 @@
     return { onGoal, ended: taps.length > 0 && ended() };
   }
 
+  // A figure said as the history says it ("S1": Student 1); a die's face as it is.
+  function spoken(value) {
+    const figure = /^([SW])(\d+)$/.exec(String(value));
+    return figure ? `${figure[1] === "S" ? "Student" : "Witch"} ${figure[2]}` : String(value);
+  }
+
+  // The place of a value in the entry, for a screen reader: "die 2", "Matcho die 1", "hit 3".
+  function slotName(kind, i) {
+    if (kind === "hits") return `hit ${i + 1}`;
+    if (kind === "duel-dice") return i < 6 ? `fruit die ${i + 1}` : `Matcho die ${i - 5}`;
+    return `die ${i + 1}`;
+  }
+
   function facesOf(game, values) {
     if (game.chance && game.chance.faces) return game.chance.faces;
     if (values.every((v) => Number.isInteger(v))) return [1, 2, 3, 4, 5, 6];
@@ -327,23 +366,29 @@
       const v = chanceValues[i];
       if (v !== undefined && v !== null) {
         const unsure = asked && renderChance.prefilled && (asked.unsure || []).includes(i) && v === asked.values[i];
-        chosen.append(el("button", { class: "die" + (unsure ? " unsure" : ""), title: unsure ? "not read surely: tap to change" : "tap to change", "data-key": "chosen:" + i, onclick: () => {
+        chosen.append(el("button", { class: "die" + (unsure ? " unsure" : ""),
+          title: unsure ? "not read surely: tap to change" : "tap to change",
+          "aria-label": `${slotName(request.kind, i)}: ${spoken(v)}, tap to take it away`, "data-key": "chosen:" + i,
+          onclick: () => {
           if (duel) chanceValues[i] = null; else chanceValues.splice(i, 1);
           render(view);
         } }, v));
       } else {
-        chosen.append(el("span", { class: "die empty" + (i >= matchoFrom ? " matcho" : "") }, i >= matchoFrom ? "M?" : "?"));
+        chosen.append(el("span", { class: "die empty" + (i >= matchoFrom ? " matcho" : ""), role: "img",
+          "aria-label": `${slotName(request.kind, i)}: not tapped yet` },
+          el("span", { "aria-hidden": "true" }, i >= matchoFrom ? "M?" : "?")));
       }
     }
     const faces = $("chance-faces");
     faces.replaceChildren();
     const { onGoal, ended } = request.kind === "hits" ? hitToGoal(request.path, chanceValues)
                                                       : { onGoal: [], ended: false };
-    $("chance-note").hidden = onGoal.length === 0;
-    setText($("chance-note"), onGoal.length ? `On the goal tile now: ${onGoal.join(", ")}` +
+    $("chance-legend").hidden = request.kind !== "hits";
+    setText($("chance-note"), onGoal.length ? `On the goal tile now: ${onGoal.map(spoken).join(", ")}` +
       (ended ? ". That ends the game: confirm" : "") : "");
     for (const face of request.faces.filter((f) => !ended && !onGoal.includes(f))) {
-      faces.append(el("button", { class: "die face", "data-key": "face:" + face, onclick: async () => {
+      const named = spoken(face) === String(face) ? {} : { "aria-label": spoken(face) };
+      faces.append(el("button", { class: "die face", ...named, "data-key": "face:" + face, onclick: async () => {
         if (count === 1) { await send({ do: "dice", values: [face] }); chanceValues = []; return; }
         if (duel) {
           const matcho = MATCHO_FACES.includes(face);

@@ -3,7 +3,7 @@
 // Pure: takes the game view, returns blocks ({ text } or { table: { caption, head, rows } }); app.js draws them.
 "use strict";
 (function () {
-  const { percent, oneIn } = window.CompanionOdds;
+  const { percent, oneIn, ballInPlay } = window.CompanionOdds;
   const MOST_MOVES_LISTED = 5;
   const MOST_GENERIC_LINES = 12;
   const ONE_IN_BELOW = 0.25;  // "1 in 6" helps; "about 1 in 2" for 44% would mislead
@@ -168,24 +168,27 @@
   }
 
   // -- Magic Mountain ------------------------------------------------------------------------------------
-  function magicMountain(odds) {
+  function magicMountain(odds, game) {
     const out = [];
-    if (odds.ball) out.push(say(`The ${odds.ball} ball is in play.`));
+    const ball = ballInPlay(game);
+    if (ball) out.push(say(`The ${ball} ball is in play.`));
     if (Array.isArray(odds.next_ball) && odds.next_ball.length) {
       const chances = odds.next_ball.map((b) =>
         `${b.colour} ${b.probability >= 1 ? "for sure" : percent(b.probability)}`);
-      const which = odds.ball ? "The ball after this one" : "The next ball out of the bag";
+      const which = ball ? "The ball after this one" : "The next ball out of the bag";
       out.push(say(`${which}: ${listWords(chances)}.`));
     }
     if (Array.isArray(odds.figures) && odds.figures.length) {
       const where = (target) => target === "goal" ? "the goal tile" : `space ${target}`;
-      if (odds.ball) {
-        out.push(table(`Where the ${odds.ball} ball sends a figure it hits`, ["Figure", "Now on", "Goes to"],
-          odds.figures.map((f) => [f.name || f.figure, `space ${f.space}`, where(f.targets[odds.ball])])));
+      if (ball) {
+        out.push(table(`Where the ${ball} ball sends the first figure it hits`, ["Figure", "Now on", "Goes to"],
+          odds.figures.map((f) => [f.name || f.figure, `space ${f.space}`, where(f.targets[ball])])));
+        out.push(say("A space holds one figure: a figure hit after another took its space goes on to the next free " +
+          `${ball} space.`));
       } else {
         const colours = Object.keys(odds.figures[0].targets || {});
         const head = ["Figure", "Now on", ...colours.map((c) => `${c} ball`)];
-        out.push(table("Where each ball colour sends a figure it hits", head, odds.figures.map((f) =>
+        out.push(table("Where each ball colour sends a figure it hits first", head, odds.figures.map((f) =>
           [f.name || f.figure, `space ${f.space}`, ...colours.map((c) => where(f.targets[c]))])));
       }
     }

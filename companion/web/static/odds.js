@@ -227,33 +227,63 @@
     const odds = game.odds || {};
     const out = plain(game);
     if (!Array.isArray(odds.next_ball) || !Array.isArray(odds.figures)) return out;
+    const ball = ballInPlay(game);
     const chances = new Map(odds.next_ball.map((b) => [b.colour, b]));
     const colours = odds.figures.length ? Object.keys(odds.figures[0].targets) : [...chances.keys()];
     const head = [{ text: "Figure" }, ...colours.map((c) => {
       const b = chances.get(c);
-      const under = c === odds.ball ? "in hand" : b ? percent(b.probability) : "out";
+      const under = c === ball ? "in hand" : b ? percent(b.probability) : "out";
       return { text: c, colour: c, under, chance: b ? b.probability : 0, kind: "next-ball" };
     })];
     const rows = odds.figures.map((f) => [{ text: `${f.figure} · on ${f.space}`, strong: true },
       ...colours.map((c) => ({ text: f.targets[c] === "goal" ? "Goal!" : String(f.targets[c]), goal: f.targets[c] === "goal" }))]);
-    const highlight = odds.ball ? colours.indexOf(odds.ball) + 1 : -1;
+    const highlight = ball ? colours.indexOf(ball) + 1 : -1;
     const next = odds.next_ball.map((b) => `${b.colour} ${b.probability >= 1 ? "for sure" : oneIn(b.probability, b.chance)}`)
       .join(", ");
-    const lines = [{ text: `${odds.ball ? "After this ball, the next one" : "Next ball"}: ${next}.`, kind: "next-ball" }];
-    if (odds.ball) lines.push({ text: `If the ${odds.ball} ball hits: ${sendsTo(odds.figures, odds.ball)}.`, kind: "sends" });
-    out.tip = { title: odds.ball ? `The ${odds.ball} ball` : "The next ball",
+    const lines = [{ text: `${ball ? "After this ball, the next one" : "Next ball"}: ${next}.`, kind: "next-ball" }];
+    if (ball) lines.push({ text: `If it hits: ${sendsTo(odds.figures, ball)}`, kind: "sends" });
+    out.tip = { title: ball ? `The ${ball} ball` : "The next ball",
                 lines, table: { head, rows, highlight, folded: "Where each colour sends each figure" } };
     return out;
   }
 
-  // "S1, S2 → 7; W1 → 12; W4 → Goal!": the figures grouped by the space a hit sends them to.
+  // The ball on its way down, whose hits are still to come: none once it is down and hit nothing (a witch
+  // moves on instead, and the next ball comes from the bag).
+  function ballInPlay(game) {
+    const missed = (game.legal || []).some((m) => m.action && m.action.kind === "move_on_miss");
+    return game.odds && !missed ? game.odds.ball || null : null;
+  }
+
+  // "the first of S1 to S6 → 7; of W1 and W2 → 12; W4 → 22; any more → the next free red space.": where a first
+  // hit sends each figure, those sent to one space together, since a space holds one figure: only the first of
+  // them hit goes there, one hit after it goes on to the next free space of the ball's colour.
   function sendsTo(figures, colour) {
     const groups = new Map();
     for (const f of figures) {
       const target = f.targets[colour] === "goal" ? "Goal!" : String(f.targets[colour]);
       groups.set(target, [...(groups.get(target) || []), f.figure]);
     }
-    return [...groups].map(([target, names]) => `${names.join(", ")} → ${target}`).join("; ");
+    let first = true;
+    const said = [...groups].map(([target, names]) => {
+      if (names.length === 1) return `${names[0]} → ${target}`;
+      const words = `${first ? "the first of " : "of "}${runs(names)} → ${target}`;
+      first = false;
+      return words;
+    });
+    return said.join("; ") + (first ? "" : `; any more → the next free ${colour} space`) + ".";
+  }
+
+  // ["S1", "S2", "S3", "W1", "W2"] -> "S1 to S3, W1 and W2": a run of three or more of one kind said by its ends.
+  function runs(names) {
+    const parts = [];
+    for (let i = 0; i < names.length;) {
+      let j = i;
+      const [kind, n] = [names[i][0], Number(names[i].slice(1))];
+      while (j + 1 < names.length && names[j + 1] === `${kind}${n + j + 1 - i}`) j++;
+      parts.push(...(j - i >= 2 ? [`${names[i]} to ${names[j]}`] : names.slice(i, j + 1)));
+      i = j + 1;
+    }
+    return parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}` : parts[0];
   }
 
   const BY_GAME = { "matterhorn": matterhorn, "mountain-goats": mountainGoats, "banana-matcho": bananaMatcho,
@@ -270,5 +300,5 @@
     }
   }
 
-  window.CompanionOdds = { forGame, percent, oneIn, riskLevel };
+  window.CompanionOdds = { forGame, percent, oneIn, riskLevel, ballInPlay };
 })();

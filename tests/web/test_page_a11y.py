@@ -1,0 +1,272 @@
+"""The page for a keyboard or screen-reader user, a colour-blind child and a grandparent with large text: where the
+focus goes after a move, what the status region says, the names of the entry buttons, the pieces on the boards,
+and the sizes that follow the browser's font size. Real Chromium, as in test_browser."""
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from companion.events import CameraHealth
+from tests.web.test_browser import browser, new_page  # noqa: F401  (the shared Chromium fixture)
+from tests.web.test_page_long_moves import PLAYERS, at_consolation, at_hits, placed, request
+
+pytestmark = pytest.mark.browser
+NARROW = {"width": 320, "height": 640}
+
+LIVE = """() => [...document.querySelectorAll('[role=status],[role=alert],[aria-live]')]
+           .filter((n) => !n.closest('[hidden]')).map((n) => n.textContent.trim()).join(' | ')"""
+FOCUSED = """() => { const a = document.activeElement;
+  return a === document.body || !a ? 'BODY' : (a.closest('[id]') || a).id + ' ' + a.textContent.trim(); }"""
+FOCUS_IN_LIVE_REGION = """() => Boolean(document.activeElement.closest('[role=status],[role=alert],[aria-live]'))"""
+
+
+def open_page(browser, base, ready="#link.on"):  # noqa: F811
+    page = new_page(browser, NARROW)
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(base + "/")
+    page.wait_for_selector(ready)
+    return page, errors
+
+
+def version(page):
+    return int(page.evaluate("window.companionView.version"))
+
+
+def wait_new(page, before):
+    deadline = time.monotonic() + 10
+    while version(page) <= before:
+        assert time.monotonic() < deadline
+        page.wait_for_timeout(20)
+
+
+def watch_live_regions(page):
+    """Every text a live region takes from now on, as a screen reader would be told it."""
+    page.evaluate("""() => { window.spoken = [];
+        for (const node of document.querySelectorAll('[role=status],[role=alert],[aria-live]')) {
+          new MutationObserver(() => window.spoken.push(node.textContent.trim()))
+            .observe(node, {childList: true, characterData: true, subtree: true}); } }""")
+
+
+# -- focus and the status region ---------------------------------------------------------------------------
+def test_after_a_move_played_by_keyboard_the_next_tab_reaches_the_next_steps_controls(browser, served, service):
+    base, _ = served()
+    at_consolation(service.table)  # Ben places a consolation obstacle; then Ada rolls 5 dice
+    page, errors = open_page(browser, base, "#moves .move-group button")
+    try:
+        page.locator("#moves .move-group button").nth(2).focus()
+        before = version(page)
+        page.keyboard.press("Enter")
+        wait_new(page, before)
+        page.wait_for_selector("#chance-faces button")
+        after_move = page.evaluate(FOCUSED)
+        assert not page.evaluate(FOCUS_IN_LIVE_REGION), "the focus in a live region: the turn would be read twice"
+        page.keyboard.press("Tab")
+        after_tab = page.evaluate(FOCUSED)
+        assert after_tab.startswith("chance-faces"), (
+            f"after the move the focus is on {after_move!r}; the next Tab goes to {after_tab!r}, past Ada's dice")
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_the_turn_is_said_once_by_the_focus_not_again_by_the_status_region(browser, served, service):
+    base, _ = served()
+    at_consolation(service.table)
+    page, errors = open_page(browser, base, "#moves .move-group button")
+    try:
+        watch_live_regions(page)
+        page.locator("#moves .move-group button").nth(2).focus()
+        before = version(page)
+        page.keyboard.press("Enter")
+        wait_new(page, before)
+        page.wait_for_selector("#chance-faces button")
+        name = page.evaluate("""() => { const a = document.activeElement;
+            if (a === document.body) return 'the page';
+            const d = a.getAttribute('aria-describedby');
+            return a.textContent + ' ' + (d ? document.getElementById(d).textContent : ''); }""")
+        assert "Ada" in name, f"the focus lands on {name!r}, which does not say whose roll it is"
+        assert not [s for s in page.evaluate("window.spoken") if "Ada" in s], "the turn is read out a second time"
+        before = version(page)
+        request(service.table, {"do": "dice", "values": [6, 5, 4, 3, 3]})  # Ada's roll, entered on another phone
+        wait_new(page, before)
+        page.wait_for_function("window.spoken.some((s) => s.includes('Ada'))")
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_a_screen_reader_hears_whose_roll_it_is(browser, served, service):
+    base, _ = served()
+    request(service.table, {"do": "start", "game": "matterhorn", "players": PLAYERS})
+    page, errors = open_page(browser, base, "#chance-faces button")
+    try:
+        first = page.evaluate(LIVE)
+        assert "Ada" in first, first
+        before = version(page)
+        page.locator("#chance-faces button", has_text="3").click()  # Ada's start roll
+        wait_new(page, before)
+        second = page.evaluate(LIVE)
+        assert "Ben" in second, (f"live regions before: {first!r}; after Ada's roll: {second!r} (the prompt "
+                                 f"{page.text_content('#prompt')!r})")
+        watch_live_regions(page)
+        before = version(page)
+        service.table.submit(CameraHealth(t=1, state="lost", message="camera check")).result(5)
+        wait_new(page, before)
+        page.wait_for_function("document.getElementById('health').textContent.includes('camera check')")
+        assert page.evaluate("window.spoken") == [], "an unchanged turn is read out again"
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_the_odds_tip_is_not_read_out_on_every_turn(browser, served, service):
+    base, _ = served()
+    at_hits(service.table)
+    page, errors = open_page(browser, base, "#tip:not([hidden])")
+    try:
+        live = page.evaluate(LIVE)
+        assert "If the red ball hits" not in live and "Where each colour" not in live, live
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_banana_matchos_roll_is_headed_as_a_roll_not_what_happened(service):
+    view = request(service.table, {"do": "start", "game": "banana-matcho", "players": PLAYERS})
+    assert view["game"]["turn"] == "Roll the dice", view["game"]["prompt"]
+
+
+# -- the names of the dice and figures to tap ----------------------------------------------------------------
+def test_tapped_values_are_named_apart_from_the_values_offered(browser, served, service):
+    base, _ = served()
+    at_hits(service.table)
+    page, errors = open_page(browser, base, "#chance-faces button")
+    try:
+        page.locator("#chance-faces button", has_text="S2").click()
+        snap = page.locator("#chance").aria_snapshot()
+        names = re.findall(r'button "([^"]+)"', snap)
+        twice = sorted({n for n in names if names.count(n) > 1})
+        assert not twice, f"two buttons each named {twice}: one adds, one takes away: {snap}"
+        assert "hit 1: Student 2, tap to take it away" in names, names
+        assert "Student 1" in names and "Witch 1" in names, names
+        assert re.search(r"S\W+Student.*W\W+Witch", page.text_content("#chance")), "S and W are not explained"
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_the_dice_not_tapped_yet_are_named_as_such(browser, served, service):
+    base, _ = served()
+    placed(service.table)  # Ben rolls five dice
+    page, errors = open_page(browser, base, "#chance-faces button")
+    try:
+        page.locator("#chance-faces button", has_text="4").click()
+        snap = page.locator("#chance-chosen").aria_snapshot()
+        assert "?" not in snap and "die 2: not tapped yet" in snap, snap
+        assert "die 1: 4, tap to take it away" in snap, snap
+        assert errors == []
+    finally:
+        page.close()
+
+
+# -- the boards without colour ---------------------------------------------------------------------------------
+# The players' letters on the board, each with the font size (px) it is drawn at on the screen.
+LETTERS_SHOWN = """() => { const svg = document.querySelector('#board svg');
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    return [...svg.querySelectorAll('text')].filter((t) => ['A', 'B'].includes(t.textContent))
+      .map((t) => [t.textContent, Math.round(Number(t.getAttribute('font-size')) * scale * 10) / 10]); }"""
+
+def test_the_boards_pieces_say_whose_they_are_without_colour(browser, served, service):
+    base, _ = served()
+    placed(service.table)
+    page, errors = open_page(browser, base, "#board svg")
+    try:
+        label = page.get_attribute("#board svg", "aria-label")
+        assert re.search(r"Ada \(red\): line \d+ circle \d+ and line \d+ circle \d+", label), label
+        assert re.search(r"Ben \(blue\): line \d+ circle \d+ and line \d+ circle \d+", label), label
+        letters = page.evaluate(LETTERS_SHOWN)
+        assert sorted(t for t, _ in letters) == ["A", "A", "B", "B"], letters
+        assert min(px for _, px in letters) >= 9, f"the letters are too small to read at 320 px: {letters}"
+        assert errors == []
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("game", ["mountain-goats", "banana-matcho"])
+def test_the_goats_and_monkeys_carry_readable_initials_at_320_px(browser, served, service, game):
+    base, _ = served()
+    request(service.table, {"do": "start", "game": game, "players": PLAYERS})
+    page, errors = open_page(browser, base, "#board svg")
+    try:
+        label = page.get_attribute("#board svg", "aria-label")
+        assert "Ada (red)" in label and "Ben (blue)" in label, label
+        letters = [px for _, px in page.evaluate(LETTERS_SHOWN)]
+        assert len(letters) >= 2 and min(letters) >= 9, f"the initials' font is {letters} px at 320 px"
+        assert errors == []
+    finally:
+        page.close()
+
+
+# -- sizes ---------------------------------------------------------------------------------------------------
+def test_the_page_follows_the_browsers_font_size(browser, served, service):
+    base, _ = served()
+    request(service.table, {"do": "start", "game": "matterhorn", "players": PLAYERS})
+    page, errors = open_page(browser, base, "#prompt")
+    try:
+        size = "parseFloat(getComputedStyle(document.querySelector('#prompt')).fontSize)"
+        normal = page.evaluate(size)
+        assert round(normal, 1) == 18.7, "the default size is as before"
+        page.context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 24}})
+        page.wait_for_timeout(100)
+        larger = page.evaluate(size)
+        assert larger > normal * 1.3, f"the browser's font size 16 -> 24 px: the prompt {normal} -> {larger} px"
+    finally:
+        page.close()
+
+
+def test_the_opened_camera_box_fits_a_320_px_phone_with_larger_text(browser, served):  # noqa: F811
+    base, _ = served()
+    page, errors = open_page(browser, base)
+    try:
+        page.add_style_tag(content="body { font-size: 27px !important; }")
+        page.click("#camera-box summary")
+        page.wait_for_selector("#tray")
+        right = page.evaluate("Math.round(document.getElementById('tray').getBoundingClientRect().right)")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320, (
+            f"the tray field reaches {right} px on a 320 px screen: the page scrolls sideways")
+    finally:
+        page.close()
+
+
+def test_the_join_page_declares_its_language(service, tmp_path, monkeypatch):
+    import companion.web.joincode as joincode
+    from companion.web.app import create_app
+
+    monkeypatch.setattr(joincode, "is_own_screen", lambda address: False)
+    app = create_app(service)
+    joincode.install(app, joincode.JoinCodes(tmp_path / "join"))
+    page = app.test_client().get("/join?code=000000", headers={"Sec-Fetch-Site": "none"}).get_data(as_text=True)
+    assert re.search(r"<html[^>]*\blang=en", page), page
+
+
+# Every word and number on the board, with the font size (px) it is drawn at on the screen.
+TEXTS_SHOWN = """() => { const svg = document.querySelector('#board svg');
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    return [...svg.querySelectorAll('text')]
+      .map((t) => [t.textContent, Math.round(Number(t.getAttribute('font-size')) * scale * 10) / 10]); }"""
+
+
+@pytest.mark.parametrize("game", ["matterhorn", "mountain-goats", "magic-mountain", "banana-matcho"])
+def test_the_boards_words_are_readable_at_320_px(browser, served, service, game):
+    base, _ = served()
+    request(service.table, {"do": "start", "game": game, "players": PLAYERS})
+    page, errors = open_page(browser, base, "#board svg")
+    try:
+        small = [(words, px) for words, px in page.evaluate(TEXTS_SHOWN) if px < 9]
+        assert not small, f"{game}: words under 9 px on a 320 px phone: {small[:8]}"
+        assert errors == []
+    finally:
+        page.close()
