@@ -114,8 +114,14 @@ class CameraFeed:
                     return
 
     def _frames(self, source: Iterable[Any]) -> Iterator[Any]:
-        """The source's frames, each noted for the watchdog and written to the recording if there is one."""
+        """The source's frames, each noted for the watchdog and written to the recording if there is one.
+
+        A live camera's picture bit for bit the same as the one before is a frozen camera repeating itself,
+        not the tray now (a good camera's sensor noise never repeats, even over a still tray): it is counted
+        for the watchdog but neither read nor recorded, so the dice zones go stale and a squeak is asked on
+        the page instead of judged on a picture seconds old; a replay of the recording does the same."""
         frames = iter(source)
+        last_print: int | None = None
         while True:
             self._waiting_since = time.monotonic()  # for stop(): a read that never returns is not waited for
             try:
@@ -128,6 +134,11 @@ class CameraFeed:
                 self._seen += 1
                 self._restarting = False
                 self._image = frame.image
+            if self.live:
+                fingerprint = _fingerprint(frame.image)
+                if fingerprint == last_print:
+                    continue
+                last_print = fingerprint
             if self.recorder is not None and not self._stopping.is_set():  # closed by stop()
                 try:
                     self.recorder.write(frame)
@@ -317,7 +328,7 @@ class _FeedFrames:
 
 
 def _fingerprint(image) -> int:
-    """A cheap fingerprint of a frame, the same only for the same picture bit for bit (once a second)."""
+    """A cheap fingerprint of a frame, the same only for the same picture bit for bit."""
     import numpy as np
 
     return zlib.crc32(np.ascontiguousarray(image).data)

@@ -37,6 +37,7 @@ class DicePipeline:
         self._finds_tray = auto_tray
         self.auto_tray: AutoTray | None = None
         self._tray_outside: str | None = None
+        self._zones_outside = False  # the page was told that zones lie outside the picture
         self.set_tray(tray)
         self.zones = zones if isinstance(zones, ZoneTracker) else (ZoneTracker(zones) if zones else None)
         self.on_event = on_event or (lambda event: None)
@@ -109,10 +110,13 @@ class DicePipeline:
     def _check_the_zones(self, frame: Frame) -> None:
         """Zones that lie wholly outside the picture (set for another resolution) would read nothing, ever:
         the page names them once per picture size (the first frame, a camera back at another size), as the
-        zones' own health."""
+        zones' own health; and says "ok" once a camera back at their size lets all of them be read again."""
         if self.zones is None:
             return
         outside = [z for z in self.zones.zones if crop_to_tray(frame.image, z.box) is None]
+        if not outside and self._zones_outside:
+            self.emit(SensorHealth(frame.t, "dice zones", "ok", "the dice zones are read again"))
+        self._zones_outside = bool(outside)
         if outside:
             height, width = frame.image.shape[:2]
             names = ", ".join(f"{z.name} ({','.join(map(str, z.box))})" for z in outside)

@@ -110,7 +110,8 @@ def test_a_camera_stuck_in_read_is_named_on_the_page_and_its_old_picture_is_not_
 
 
 def test_stopping_while_the_camera_hangs_in_its_read_is_quick():
-    camera = ScriptedCamera("picamera2", [noisy(np.random.default_rng(6)) for _ in range(5)] + ["block"])
+    rng = np.random.default_rng(6)
+    camera = ScriptedCamera("picamera2", [noisy(rng) for _ in range(5)] + ["block"])
     feed = live_feed(camera, [], stuck_after_s=30).start()  # stopped before the watchdog could tell
     try:
         assert wait_for(lambda: feed.pipeline.frames == 5)
@@ -122,16 +123,33 @@ def test_stopping_while_the_camera_hangs_in_its_read_is_quick():
         camera.release.set()
 
 
-def test_a_camera_repeating_the_very_same_picture_is_stuck_too():
+def test_a_camera_repeating_the_very_same_picture_is_stuck_too_and_its_repeats_are_not_read():
+    """Frames keep coming, the same picture bit for bit: the page says "stuck", and the repeats do not reach
+    the pipeline as fresh readings of the tray (a squeak would be judged on a picture seconds old)."""
     camera = ScriptedCamera("usb:0", [noisy(np.random.default_rng(2))], then="same")
     heard: list = []
     feed = live_feed(camera, heard).start()
     try:
         assert wait_for(lambda: any(h.state != "ok" for h in health(heard)), 2)
-        assert feed.pipeline.frames > 20, "frames kept coming: the same picture, bit for bit"
+        assert camera.served > 20, "frames kept coming: the same picture, bit for bit"
+        assert feed.pipeline.frames == 1, "only the first of the repeated pictures is read"
         (stuck,) = health(heard)
         assert "same picture" in stuck.message and "v4l2-ctl --list-devices" in stuck.message
         assert feed.latest_jpeg() is None
+    finally:
+        feed.stop()
+
+
+def test_a_camera_that_thaws_is_read_again_and_said_ok():
+    camera = ScriptedCamera("usb:0", [noisy(np.random.default_rng(3))], then="same")
+    heard: list = []
+    feed = live_feed(camera, heard).start()
+    try:
+        assert wait_for(lambda: any(h.state == "stuck" for h in health(heard)), 2)
+        camera.then = "noise"  # the driver recovers: the still tray with its sensor noise again
+        assert wait_for(lambda: health(heard)[-1].state == "ok", 2)
+        assert wait_for(lambda: feed.pipeline.frames > 20), "pictures reach the pipeline again"
+        assert feed.latest_jpeg() is not None
     finally:
         feed.stop()
 

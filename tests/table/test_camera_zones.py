@@ -59,3 +59,32 @@ def test_a_zone_of_pip_dice_is_read_with_the_pip_reader(tmp_path):
     landed, still = tracker.feed(scenes[-2].frame)[0], tracker.feed(scenes[-1].frame)[0]
     assert tumbling and all(d.unsure for d in tumbling + landed.dice)
     assert sorted(d.value for d in still.dice) == scenes[-1].truth.values and not any(d.unsure for d in still.dice)
+
+
+def test_the_zones_error_goes_once_the_camera_is_back_at_their_size(tmp_path):
+    """A camera back at another size (a USB camera reopened at its 640x480 default) puts 'the zones lie
+    outside the picture' on the page; back at the size the zones were set for, they are read again, and the
+    page is told so (the error used to stay for the evening)."""
+    from companion.table.journal import Journal
+    from companion.table.owner import Table
+    from companion.vision.live import DicePipeline
+    from tests.table.banana_dice import MS, table_image, teach, tracker
+
+    teach(tmp_path / "state")
+    table = Table(Journal(tmp_path / "journal")).start()
+    try:
+        assert table.request({"do": "start", "game": "banana-matcho",
+                              "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
+        pipeline = DicePipeline(None, None, zones=tracker(tmp_path / "state"),
+                                on_event=lambda e: table.submit(e).result(5))
+        good = table_image(7, ["coconut"] * 4 + ["starfruit"] * 2, ["matcho", "matcho", "blank"])
+        pipeline.process(Frame(0, good))
+        assert "sensor:dice zones" not in table.view()["health"]
+        pipeline.process(Frame(100 * MS, np.full((480, 640, 3), 60, np.uint8)))  # back at 640x480
+        assert table.view()["health"]["sensor:dice zones"]["state"] == "error"
+        states = pipeline.process(Frame(200 * MS, good))  # back at the zones' size
+        assert [len(s.dice) for s in states] == [6, 3], "the zones are read again"
+        health = table.view()["health"]["sensor:dice zones"]
+        assert health["state"] == "ok", health["message"]
+    finally:
+        table.stop()

@@ -92,3 +92,43 @@ def test_dice_taught_at_one_size_are_read_nearer_and_farther_from_the_camera():
             scene = render_table(300 + n, style, options=SceneOptions(die_px=die_px))
             total.add(score(reader.read(scene.image, ZONES["fruit"]), [d for d in scene.dice if d.kind == "fruit"]))
         assert total.right == total.total == 12, (die_px, total.confusion)
+
+
+SKIN = (130, 160, 212)  # BGR: a light skin tone
+
+
+def _finger_over_a_matcho(seed: int, size: int) -> np.ndarray:
+    """Three Matcho dice, the third under a fingertip (a plain skin-coloured blob about a die's size)."""
+    import cv2
+
+    scene = render_dice(seed, DEV_STYLES[0], [("matcho", ["matcho"] * 3, "cream", ZONES["matcho"])],
+                        options=SceneOptions(noise=(2.0, 2.0), light=(0.9, 0.9), touching=0.0))
+    image = scene.image.copy()
+    cx, cy = map(int, scene.dice[2].center)
+    cv2.ellipse(image, (cx, cy), (size, int(size * 0.8)), 30.0, 0, 360, SKIN, -1)
+    return image
+
+
+@pytest.mark.parametrize("seed, size", [(1, 40), (3, 45), (8, 55)])
+def test_a_fingertip_over_a_matcho_die_is_unsure_not_a_sure_blank(seed, size):
+    """The features divide every crop by its own body colour, so a plain blob read as a blank face, surely:
+    a Matcho roller's finger on his third Matcho settled a squeak for the other side."""
+    reader = SymbolReader("matcho", teach_examples(DEV_STYLES[0], "matcho", "cream", 2, seed=5))
+    readings = reader.read(_finger_over_a_matcho(seed, size), ZONES["matcho"])
+    assert not any(r.value == "blank" and not r.unsure for r in readings), [(r.value, r.unsure) for r in readings]
+    assert sum(r.value == "matcho" and not r.unsure for r in readings) == 2, "the two dice in view are still read"
+
+
+def test_a_fingertip_over_the_only_die_in_the_zone_is_unsure():
+    """Nothing to compare with in the zone: the blob's colour is far from every taught die's body."""
+    import cv2
+
+    reader = SymbolReader("matcho", teach_examples(DEV_STYLES[0], "matcho", "ivory", 2, seed=5))
+    scene = render_dice(3, DEV_STYLES[0], [("matcho", ["blank"], "ivory", ZONES["matcho"])],
+                        options=SceneOptions(light=(0.9, 0.9)))
+    image = scene.image.copy()
+    cv2.ellipse(image, tuple(map(int, scene.dice[0].center)), (45, 36), 10.0, 0, 360, SKIN, -1)
+    [reading] = reader.read(image, ZONES["matcho"])
+    assert reading.unsure, reading
+    [blank] = reader.read(scene.image, ZONES["matcho"])
+    assert blank.value == "blank" and not blank.unsure, "the real blank face, uncovered, is read surely"

@@ -48,6 +48,20 @@ def body_colour(crop_bgr: np.ndarray) -> np.ndarray:
     return np.partition(band, middle, axis=0)[middle].astype(np.float32)
 
 
+CLIPPED = 250  # a body this bright in any channel is overexposed: its hue is not what the camera saw
+
+
+def body_tint(crop_bgr: np.ndarray) -> np.ndarray | None:
+    """The hue of the die's body as (ln B/G, ln R/G), the same however bright the light: what `extract`
+    divides away, so a plain skin-coloured blob would otherwise look like a blank face. None when the body
+    is overexposed (a white die in bright light)."""
+    body = body_colour(crop_bgr)
+    if body.max() >= CLIPPED:
+        return None
+    body = np.log(np.maximum(body, 8.0))
+    return np.array([body[0] - body[1], body[2] - body[1]], np.float32)
+
+
 def extract(crop_bgr: np.ndarray) -> Features:
     body = np.maximum(body_colour(crop_bgr), 8.0)
     norm = crop_bgr.astype(np.float32) * (NEUTRAL / 255.0 / body)
