@@ -194,6 +194,7 @@ class Journal:
                                    f"the old journal in {self.path.parent} cannot be removed ({exc.strerror}): "
                                    "check the state directory's permissions") from None
         self._db: sqlite3.Connection | None = None
+        self.has_played_at = True
         try:
             self._db = self._connect()
             if self._check_version() != SCHEMA_VERSION:
@@ -235,7 +236,12 @@ class Journal:
         version 1 and an older companion still reads and writes it (it names the columns it uses)."""
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
         if "played_at" not in columns:
-            self._db.execute("ALTER TABLE games ADD COLUMN played_at REAL")
+            try:
+                self._db.execute("ALTER TABLE games ADD COLUMN played_at REAL")
+            except sqlite3.OperationalError as exc:  # a full card: the games open all the same, added next start
+                if not ("full" in str(exc) or _nearly_full(self.path.parent)):
+                    raise
+                self.has_played_at = False
 
     def _check_pages(self) -> None:
         """Every page of the journal read once (SQLite's quick_check): a page the memory card damaged (zeroed
@@ -291,16 +297,20 @@ class Journal:
             row = db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return row[0] if row else None
 
+    @property
+    def _columns(self) -> str:
+        return GAME_COLUMNS if self.has_played_at else GAME_COLUMNS.replace("played_at,", "NULL AS played_at,", 1)
+
     def game(self, game_id: int) -> dict[str, Any] | None:
         with self._reading() as db:
             row = db.execute(
-                f"SELECT {GAME_COLUMNS} FROM games WHERE id=?", (game_id,)).fetchone()
+                f"SELECT {self._columns} FROM games WHERE id=?", (game_id,)).fetchone()
         return _game_row(row) if row else None
 
     def games(self, limit: int = 50) -> list[dict[str, Any]]:
         with self._reading() as db:
             rows = db.execute(
-                f"SELECT {GAME_COLUMNS} FROM games ORDER BY id DESC LIMIT ?",
+                f"SELECT {self._columns} FROM games ORDER BY id DESC LIMIT ?",
                 (limit,)).fetchall()
         return [_game_row(r) for r in rows]
 
@@ -310,7 +320,7 @@ class Journal:
         to pick up: starting it again is the same."""
         with self._reading() as db:
             rows = db.execute(
-                f"SELECT * FROM (SELECT {GAME_COLUMNS} AS steps FROM games WHERE finished=0) WHERE steps > 0 "
+                f"SELECT * FROM (SELECT {self._columns} AS steps FROM games WHERE finished=0) WHERE steps > 0 "
                 "ORDER BY COALESCE(played_at, 0) DESC, id DESC LIMIT ?",
                 (-1 if limit is None else limit,)).fetchall()
         return [_game_row(r) for r in rows]
@@ -423,8 +433,12 @@ class Transaction:
             raise JournalError(_storage_problem(self.journal.path, exc)) from None
 
     def new_game(self, game: str, setup: dict[str, Any], t: int) -> int:
-        cur = self.db.execute("INSERT INTO games(game, setup, started_t, played_at) VALUES (?, ?, ?, ?)",
-                              (game, json.dumps(setup), t, time.time()))
+        if self.journal.has_played_at:
+            cur = self.db.execute("INSERT INTO games(game, setup, started_t, played_at) VALUES (?, ?, ?, ?)",
+                                  (game, json.dumps(setup), t, time.time()))
+        else:
+            cur = self.db.execute("INSERT INTO games(game, setup, started_t) VALUES (?, ?, ?)",
+                                  (game, json.dumps(setup), t))
         game_id = int(cur.lastrowid)
         self.set_meta("current_game", str(game_id))
         return game_id
@@ -441,7 +455,8 @@ class Transaction:
 
     def _played(self, game_id: int) -> None:
         """The wall clock of the Pi, not the table's event time: the page says when a game was last played."""
-        self.db.execute("UPDATE games SET played_at=? WHERE id=?", (time.time(), game_id))
+        if self.journal.has_played_at:
+            self.db.execute("UPDATE games SET played_at=? WHERE id=?", (time.time(), game_id))
 
     def event(self, game_id: int | None, event: dict[str, Any]) -> None:
         self.db.execute("INSERT INTO events(game_id, data) VALUES (?, ?)", (game_id, json.dumps(event)))

@@ -36,3 +36,40 @@ def test_a_journal_from_before_played_at_opens_and_says_when_games_are_played_fr
         assert journal.game(empty)["steps"] == 0
     finally:
         journal.close()
+
+
+class FullDisk:
+    """A connection on a card with no room: every write fails as SQLite says it, ALTER counted as the write it is."""
+
+    def __init__(self, real):
+        self.real = real
+
+    def execute(self, sql, *args):
+        if sql.lstrip().upper().startswith(("INSERT", "ALTER", "UPDATE")):
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.real.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+
+def test_a_journal_from_before_played_at_still_opens_on_a_full_card(tmp_path, monkeypatch):
+    """Every family's journal is altered at its first start after the update; on a full card the games open all
+    the same (the column is added at a later start), as a full card's journal always did."""
+    with sqlite3.connect(tmp_path / "journal.sqlite3") as db:
+        db.executescript("""
+            CREATE TABLE games(id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, setup TEXT NOT NULL,
+                               started_t INTEGER NOT NULL, finished INTEGER NOT NULL DEFAULT 0, result TEXT);
+            CREATE TABLE ops(seq INTEGER PRIMARY KEY AUTOINCREMENT, game_id INTEGER NOT NULL, op TEXT NOT NULL,
+                             data TEXT NOT NULL, t INTEGER NOT NULL);
+            CREATE TABLE events(seq INTEGER PRIMARY KEY AUTOINCREMENT, game_id INTEGER, data TEXT NOT NULL);
+            CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            PRAGMA user_version=1;
+            INSERT INTO games(game, setup, started_t) VALUES ('matterhorn', '{"players": [], "variants": {}}', 5);""")
+    connect = Journal._connect
+    monkeypatch.setattr(Journal, "_connect", lambda self: FullDisk(connect(self)))
+    journal = Journal(tmp_path)
+    try:
+        assert [game["played_at"] for game in journal.games()] == [None]
+    finally:
+        journal.close()
