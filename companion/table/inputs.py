@@ -153,14 +153,25 @@ class DuelDice:
         self._last[event.zone] = tuple(faces)
         return self.showing() != before
 
-    def step(self, step: Any) -> None:
-        """`step` names the game's last step: when it is another, the dice lying now are that step's."""
+    def step(self, step: Any, history: Sequence[dict[str, Any]] = ()) -> None:
+        """`step` names the game's last step: when it is another, the dice lying now are that step's; a zone not
+        read since a restart or a resume has the dice the game's last step was played on (`history`)."""
         if step != self._step:
-            self._step, self._at_step = step, dict(self._last)
+            self._step, self._at_step = step, {**_last_dice_shown(history), **self._last}
 
     def showing(self) -> dict[str, tuple[str, ...]]:
         """{zone: faces} of the zones whose dice were rolled since the last step."""
-        return {zone: faces for zone, faces in self._last.items() if faces != self._at_step.get(zone)}
+        return {zone: faces for zone, faces in self._last.items()
+                if sorted(faces) != sorted(self._at_step.get(zone, ()))}
+
+
+def _last_dice_shown(history: Sequence[dict[str, Any]]) -> dict[str, tuple[str, ...]]:
+    """{zone: faces} of the last dice a step of the game was played on."""
+    for step in reversed(history):
+        action = step.get("action") or {}
+        if action.get("kind") == "dice_showing":
+            return {zone: tuple(action[zone]) for zone in ("fruit", "matcho") if action.get(zone)}
+    return {}
 
 
 def reading_json(dice: tuple[DieReading, ...], t: int) -> dict[str, Any]:

@@ -665,7 +665,7 @@ class Table:
     def _publish(self) -> None:
         self.version += 1
         if self.game is not None:
-            self.duel_dice.step((self.game.id, len(self.game.history)))
+            self.duel_dice.step((self.game.id, len(self.game.history)), self.game.history)
         self._view = build_view(self)
         with self._listeners_lock:
             listeners = list(self._listeners)
