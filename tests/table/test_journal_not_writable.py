@@ -32,6 +32,10 @@ def left_by_root():
     and lock the service user's, the -wal and -shm files root's."""
     if os.geteuid() != 0 or not shutil.which("setpriv"):
         pytest.skip("needs root and setpriv to play another user")
+    other = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", sys.executable, "-c",
+             "import companion.table.journal"]
+    if subprocess.run(other, cwd=ROOT, capture_output=True, timeout=60).returncode != 0:
+        pytest.skip(f"user nobody cannot run this checkout's Python from {ROOT} (a folder only root may read)")
     top = Path(tempfile.mkdtemp(prefix="companion-test-"))  # pytest's own tmp folders are root's alone
     source, folder = top / "source", top / "games"
     folder.mkdir()
