@@ -134,3 +134,16 @@ def test_dev_test_installs_python3_venv_when_python3_lacks_it(machine):
     assert proc.returncode == 0, proc.stderr
     assert any(line.startswith("apt-get install") and "python3-venv" in line for line in log), log
     assert pytest_runs(log) == [".venv", ".venv-bookworm"]
+
+
+def test_a_linked_venv_without_pip_is_not_emptied(machine):
+    """A .venv that links to an environment elsewhere (a second checkout sharing one): `venv --clear` would empty
+    the folder it links to, so ./dev says what to do instead."""
+    shared = machine.fake / "shared-venv"
+    (shared / "bin").mkdir(parents=True)
+    (shared / "bin" / "python").symlink_to(machine.fake / "venv-python")
+    (shared / "keep").touch()
+    (machine.checkout / ".venv").symlink_to(shared)
+    proc, log = machine("setup")
+    assert proc.returncode != 0 and "links to" in proc.stderr, proc.stderr
+    assert (shared / "keep").exists() and not any(line.startswith("python3 -m venv") for line in log)
