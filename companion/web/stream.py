@@ -100,7 +100,8 @@ class Broadcaster:
     def open(self) -> Mailbox:
         with self._lock:
             if len(self._boxes) >= self.max_streams:
-                raise TooManyStreams(f"too many live pages open ({self.max_streams}); close one and reload")
+                raise TooManyStreams(f"too many live pages open ({self.max_streams}); "
+                                     "close one and this page goes live by itself")
             box = Mailbox()
             self._boxes.add(box)
             if self._latest is not None:

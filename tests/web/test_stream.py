@@ -57,7 +57,7 @@ def test_streams_are_capped_and_kept_alive(served):
         try:
             assert third.status == 200
             assert [(e["event"], e["data"]) for e in third.events()] == [
-                ("refused", {"message": "too many live pages open (2); close one and reload"})]
+                ("refused", {"message": "too many live pages open (2); close one and this page goes live by itself"})]
         finally:
             third.close()
         while clients[0].response.readline() != b": keepalive\n":
