@@ -166,14 +166,14 @@ def read_only_card(monkeypatch, tmp_path):
 
 
 class CommitFails:
-    """The connection of a card gone read-only: the write of a step fails at its commit."""
+    """The connection of a card gone read-only (or full: `error`): the write of a step fails at its commit."""
 
-    def __init__(self, real):
-        self.real = real
+    def __init__(self, real, error="disk I/O error"):
+        self.real, self.error = real, error
 
     def execute(self, sql, *args):
         if sql == "COMMIT":
-            raise sqlite3.OperationalError("disk I/O error")
+            raise sqlite3.OperationalError(self.error)
         return self.real.execute(sql, *args)
 
     @property

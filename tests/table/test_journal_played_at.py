@@ -9,8 +9,9 @@ from companion.table.journal import Journal
 SETUP = {"players": [{"name": "A", "colour": "red"}, {"name": "B", "colour": "blue"}], "variants": {}}
 
 
-def test_a_journal_from_before_played_at_opens_and_says_when_games_are_played_from_now_on(tmp_path):
-    with sqlite3.connect(tmp_path / "journal.sqlite3") as db:  # version 1 as it was: no played_at column
+def old_journal(folder, more_sql=""):
+    """A journal of version 1 as it was before the column played_at, holding one Matterhorn game."""
+    with sqlite3.connect(folder / "journal.sqlite3") as db:
         db.executescript("""
             CREATE TABLE games(id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, setup TEXT NOT NULL,
                                started_t INTEGER NOT NULL, finished INTEGER NOT NULL DEFAULT 0, result TEXT);
@@ -20,7 +21,11 @@ def test_a_journal_from_before_played_at_opens_and_says_when_games_are_played_fr
             CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
             PRAGMA user_version=1;
             INSERT INTO games(game, setup, started_t) VALUES ('matterhorn', '{"players": [], "variants": {}}', 5);
-            INSERT INTO ops(game_id, op, data, t) VALUES (1, 'apply', '{}', 6);""")
+            """ + more_sql)
+
+
+def test_a_journal_from_before_played_at_opens_and_says_when_games_are_played_from_now_on(tmp_path):
+    old_journal(tmp_path, "INSERT INTO ops(game_id, op, data, t) VALUES (1, 'apply', '{}', 6);")
     journal = Journal(tmp_path)
     try:
         assert [(g["id"], g["steps"], g["played_at"]) for g in journal.unfinished_games()] == [(1, 1, None)]
@@ -56,16 +61,7 @@ class FullDisk:
 def test_a_journal_from_before_played_at_still_opens_on_a_full_card(tmp_path, monkeypatch):
     """Every family's journal is altered at its first start after the update; on a full card the games open all
     the same (the column is added at a later start), as a full card's journal always did."""
-    with sqlite3.connect(tmp_path / "journal.sqlite3") as db:
-        db.executescript("""
-            CREATE TABLE games(id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, setup TEXT NOT NULL,
-                               started_t INTEGER NOT NULL, finished INTEGER NOT NULL DEFAULT 0, result TEXT);
-            CREATE TABLE ops(seq INTEGER PRIMARY KEY AUTOINCREMENT, game_id INTEGER NOT NULL, op TEXT NOT NULL,
-                             data TEXT NOT NULL, t INTEGER NOT NULL);
-            CREATE TABLE events(seq INTEGER PRIMARY KEY AUTOINCREMENT, game_id INTEGER, data TEXT NOT NULL);
-            CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-            PRAGMA user_version=1;
-            INSERT INTO games(game, setup, started_t) VALUES ('matterhorn', '{"players": [], "variants": {}}', 5);""")
+    old_journal(tmp_path)
     connect = Journal._connect
     monkeypatch.setattr(Journal, "_connect", lambda self: FullDisk(connect(self)))
     journal = Journal(tmp_path)

@@ -8,6 +8,7 @@ import pytest
 from companion.events import CameraHealth, DiceSettled, DieReading
 from companion.table.journal import Journal
 from companion.table.owner import Table
+from tests.table.test_journal_damage import CommitFails
 
 
 def die(value, unsure=False):
@@ -281,31 +282,12 @@ def test_a_journal_from_a_newer_companion_is_refused_and_left_as_it_was(tmp_path
         again.journal.close()
 
 
-class CommitFails:
-    """A card full (or gone read-only) under the journal: every step's commit fails."""
-
-    def __init__(self, real):
-        self.real = real
-
-    def execute(self, sql, *args):
-        if sql == "COMMIT":
-            raise sqlite3.OperationalError("database or disk is full")
-        return self.real.execute(sql, *args)
-
-    @property
-    def in_transaction(self):
-        return self.real.in_transaction
-
-    def close(self):
-        self.real.close()
-
-
 def test_a_camera_roll_the_journal_cannot_keep_is_said_on_the_page_with_what_to_do(table):
     """A tap refused on a full card gets its message back on the phone; a roll the camera read has nobody to
     answer, and the dice lie still in the tray, so the camera does not read them again: the page says it."""
     assert table.request(START).ok
     real = table.journal._db
-    table.journal._db = CommitFails(real)
+    table.journal._db = CommitFails(real, "database or disk is full")
     try:
         outcome = table.submit(settled(1, 3, 4)).result(5)
     finally:
@@ -345,7 +327,7 @@ def test_a_ball_kept_for_its_colour_that_could_not_be_saved_is_not_played_later(
     try:
         assert table.request({"do": "start", "game": "magic-mountain", "players": PLAYERS}).ok
         real = table.journal._db
-        table.journal._db = CommitFails(real)
+        table.journal._db = CommitFails(real, "database or disk is full")
         try:
             assert not table.submit(BallEntered(t=5, opening=4)).result(5).ok
         finally:
