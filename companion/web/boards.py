@@ -202,7 +202,9 @@ def _goats_said(state: dict[str, Any], players: list[dict[str, Any]], mountains:
         up = [f"mountain {m} {'top' if row[i] == spaces[m] else f'space {row[i]}'}" for i, m in enumerate(mountains)
               if i < len(row) and isinstance(row[i], int) and row[i] > 0]
         up += [f"Big Mountain space {s}" for s, q, _ in state.get("big_mountain", []) if int(q) == p]
-        said.append(f"{who(players, p)}: {', '.join(up) + ', the others' if up else 'all goats'} at the foot")
+        at_foot = any(row[i] == 0 for i in range(min(len(row), len(mountains))))
+        where = ", ".join(up + (["the others at the foot"] if at_foot else [])) if up else "all goats at the foot"
+        said.append(f"{who(players, p)}: {where}")
     return "; ".join(said)
 
 

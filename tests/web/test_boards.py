@@ -42,3 +42,11 @@ def test_a_player_without_a_colour_never_looks_like_one_who_chose_it():
     drawn = [player_colour(players, i) for i in range(len(players))]
     assert drawn[1] == PALETTE["red"] and drawn[3] == PALETTE["blue"]
     assert len(set(drawn)) == 4 and set(drawn[::2]) <= set(FALLBACK)
+
+
+def test_a_player_with_every_goat_up_is_not_said_to_have_goats_at_the_foot():
+    players = [{"name": "Ada", "colour": "red"}, {"name": "Ben", "colour": "blue"}]
+    state = {"board": {"spaces": {"5": 4, "6": 3}}, "goats": [[1, 1], [0, 2]], "tokens_left": [3, 3]}
+    said = re.search(r'aria-label="([^"]*)"', mountain_goats(state, players)).group(1)
+    assert "Ada (red): mountain 5 space 1, mountain 6 space 1;" in said
+    assert "Ben (blue): mountain 6 space 2, the others at the foot" in said
