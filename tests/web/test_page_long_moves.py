@@ -210,3 +210,25 @@ def test_stopping_with_a_title_comes_after_the_openings(browser, served, service
         assert errors == []
     finally:
         page.close()
+
+
+def test_show_all_moves_by_keyboard_puts_the_focus_on_the_first_move_it_showed(browser, served, service):  # noqa: F811
+    """Mountain Goats with Big Mountain, 5 6 4 3: more moves than the list first shows. Enter on "Show all N
+    moves" leaves the focus where the keyboard user goes on reading, as the resume list's "Show all" does."""
+    base, _ = served()
+    request(service.table, {"do": "start", "game": "mountain-goats", "players": PLAYERS,
+                            "variants": {"big_mountain": True}})
+    request(service.table, {"do": "dice", "values": [5, 6, 4, 3]})
+    page, errors = open_narrow(browser, base)
+    try:
+        before = page.locator("#moves button.move").evaluate_all("(bs) => bs.map((b) => b.dataset.key)")
+        page.focus("#moves button.more")
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"document.querySelectorAll('#moves button.move').length > {len(before)}")
+        focused = page.evaluate("document.activeElement.dataset.key")
+        keys = move_buttons(page).evaluate_all("(bs) => bs.map((b) => b.dataset.key)")
+        first_new = next(key for key in keys if key not in before)
+        assert focused == first_new, f"the focus is on {focused!r}, not on {first_new!r}, the first move newly shown"
+        assert errors == []
+    finally:
+        page.close()

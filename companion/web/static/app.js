@@ -446,9 +446,19 @@
     }
     for (const entry of after) box.append(moveButton(entry, null, " odd"));
     if (folded) {
-      box.append(el("button", { class: "small more", "data-key": "more-moves", onclick: () => { renderMoves.all = true; render(view); } },
+      box.append(el("button", { class: "small more", "data-key": "more-moves", onclick: showAllMoves },
         `Show all ${entries.length} moves`));
     }
+  }
+
+  // "Show all N moves": the focus goes on to the first move it showed, where the keyboard user reads on.
+  function showAllMoves() {
+    const moves = () => [...$("moves").querySelectorAll("button.move")];
+    const before = new Set(moves().map((b) => b.dataset.key));
+    renderMoves.all = true;
+    render(view);
+    const first = moves().find((b) => !before.has(b.dataset.key));
+    if (first) first.focus();
   }
 
   // A move's button: its whole text, or in a grid a short label ("3") with the whole move as its name, since
