@@ -297,20 +297,24 @@ def banana_matcho(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
         body.append(circle(x, y, 22 if basket else 20, "#ffe066" if basket else "#fffbe8", "#8a5a2b", 3 if basket else 1.5))
         body.append(text(x, y + 6, "Fruit" if basket else ("Start" if s == 0 else s), 14 if basket or not s else 16,
                          weight="bold" if basket else "normal"))
+    spaces = [max(0, min(top, int(space))) for space in positions]
     stacks: dict[int, int] = {}
-    for p, space in enumerate(positions):
-        space = max(0, min(top, int(space)))
+    for p, space in enumerate(spaces):
         k = stacks.get(space, 0)
         stacks[space] = k + 1
         x, y = centres[space]
-        dx, dy = MONKEY_PLACES[k % len(MONKEY_PLACES)]
-        body.append(piece(x + dx - 4 * (k // 4), y + dy - 4 * (k // 4), 12, players, p))
+        crowded = spaces.count(space) > len(MONKEY_PLACES)
+        places = CROWDED_PLACES if crowded else MONKEY_PLACES
+        dx, dy = places[k % len(places)]
+        body.append(piece(x + dx, y + dy, 10 if crowded else 12, players, p))
     said = [f"{who(players, p)} {_banana_space_said(int(space), top)}" for p, space in enumerate(positions)]
     return svg(int(width), int(height), body, "Banana Matcho wonder tree. " + "; ".join(said))
 
 
 # Where the monkeys on one space sit around its number: top right, top left, bottom right, bottom left.
 MONKEY_PLACES = ((13, -13), (-13, -13), (13, 13), (-13, 13))
+# Five or six on one space (up to six players): smaller monkeys in a ring around its number, none over another.
+CROWDED_PLACES = ((10, -17.3), (-10, -17.3), (20, 0), (-20, 0), (10, 17.3), (-10, 17.3))
 
 
 def _banana_space_said(space: int, top: int) -> str:

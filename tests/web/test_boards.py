@@ -1,9 +1,10 @@
 """The boards as a player sees them: numbers readable on every player's colour, and no two players alike."""
+import math
 import re
 
 import pytest
 
-from companion.web.boards import FALLBACK, PALETTE, magic_mountain, mountain_goats, player_colour
+from companion.web.boards import FALLBACK, PALETTE, banana_matcho, magic_mountain, mountain_goats, player_colour
 
 
 def contrast(a: str, b: str) -> float:
@@ -50,3 +51,19 @@ def test_a_player_with_every_goat_up_is_not_said_to_have_goats_at_the_foot():
     said = re.search(r'aria-label="([^"]*)"', mountain_goats(state, players)).group(1)
     assert "Ada (red): mountain 5 space 1, mountain 6 space 1;" in said
     assert "Ben (blue): mountain 6 space 2, the others at the foot" in said
+
+
+SIX = [{"name": n, "colour": c} for n, c in zip(["Ada", "Ben", "Cy", "Dan", "Eve", "Fay"],
+                                                 ["red", "blue", "green", "yellow", "purple", "orange"])]
+
+
+@pytest.mark.parametrize("count", [2, 4, 5, 6])
+def test_every_monkey_on_one_space_shows_its_initial(count):
+    """Banana Matcho takes 2-6 players, who all start on the start space: no monkey is drawn over another."""
+    drawn = banana_matcho({"top_space": 30, "positions": [0] * count}, SIX[:count])
+    pieces = re.findall(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="([\d.]+)"[^>]*/><text[^>]*>([A-F])</text>', drawn)
+    assert sorted(letter for *_, letter in pieces) == [p["name"][0] for p in SIX[:count]]
+    centres = [(float(x), float(y), float(r)) for x, y, r, _ in pieces]
+    over = [(a, b) for i, a in enumerate(centres) for b in centres[i + 1:]
+            if math.dist(a[:2], b[:2]) < a[2] + b[2] - 0.5]
+    assert not over, f"monkeys drawn over one another: {over}"

@@ -270,3 +270,20 @@ def test_the_boards_words_are_readable_at_320_px(browser, served, service, game)
         assert errors == []
     finally:
         page.close()
+
+
+def test_six_monkeys_on_the_start_keep_readable_initials_at_320_px(browser, served, service):  # noqa: F811
+    """The smaller monkeys drawn when five or six share a space still carry initials of 9 px or more."""
+    six = [{"name": n, "colour": c} for n, c in zip(["Ada", "Ben", "Cy", "Dan", "Eve", "Fay"],
+                                                    ["red", "blue", "green", "yellow", "purple", "orange"])]
+    base, _ = served()
+    request(service.table, {"do": "start", "game": "banana-matcho", "players": six})
+    page, errors = open_page(browser, base, "#board svg")
+    try:
+        shown = page.evaluate(TEXTS_SHOWN)
+        assert sorted(words for words, _ in shown if words and words in "ABCDEF") == list("ABCDEF")
+        small = [(words, px) for words, px in shown if px < 9]
+        assert not small, f"words under 9 px on a 320 px phone: {small[:8]}"
+        assert errors == []
+    finally:
+        page.close()
