@@ -249,11 +249,11 @@ def test_magic_mountain_the_last_ball_in_the_bag_is_said_in_words(browser, serve
 
 def targets_said(sends):
     """Each figure's target as the tip says it: 'If it hits: the first of S1 to S6 and W1 → 16; of W2 and W3 → 21;
-    W4 → 26; any more → the next free red space.' -> {"S1": "16", ..., "W4": "26"}."""
+    W4 → 26 if hit first; any more → the next free red space.' -> {"S1": "16", ..., "W4": "26"}."""
     said = re.match(r"If it hits: (.*?)(; any more → the next free \w+ space)?\.$", sends).group(1)
     targets = {}
     for group in said.split("; "):
-        names, target = group.split(" → ")
+        names, target = group.removesuffix(" if hit first").split(" → ")
         for name in re.split(r", | and ", re.sub(r"^(the first )?of ", "", names)):
             ends = name.split(" to ")
             kind, first, last = ends[0][0], int(ends[0][1:]), int(ends[-1][1:])
@@ -263,14 +263,15 @@ def targets_said(sends):
 
 def test_magic_mountain_no_two_figures_are_sent_to_one_space(browser, served):  # noqa: F811
     """Red spaces 1, 6, 11, 16, 21, 26: the first figure the red ball hits of the nine behind 16 goes to 16, the
-    next ones on to 21, 26 and the goal tile, not all to 16."""
+    next ones on to 21, 26 and the goal tile, not all to 16. So W4 goes to 21 only if it is hit first: after one
+    of the nine took 21, W4 goes on to 26."""
     base, _ = served()
     start(base, "magic-mountain")
     state = post(base, {"do": "dice", "values": ["red"]})
     page, errors = open_page(browser, base, SEVEN_INCH)
     try:
         sends = page.text_content("#tip p[data-odds=sends]")
-        assert sends == ("If it hits: the first of S1 to S6 and W1 to W3 → 16; W4 → 21; "
+        assert sends == ("If it hits: the first of S1 to S6 and W1 to W3 → 16; W4 → 21 if hit first; "
                          "any more → the next free red space."), sends
         assert targets_said(sends) == {f["figure"]: str(f["targets"]["red"]) for f in state["game"]["odds"]["figures"]}
         page.click("#odds-box summary")

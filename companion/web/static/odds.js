@@ -254,23 +254,25 @@
     return game.odds && !missed ? game.odds.ball || null : null;
   }
 
-  // "the first of S1 to S6 → 7; of W1 and W2 → 12; W4 → 22; any more → the next free red space.": where a first
-  // hit sends each figure, those sent to one space together, since a space holds one figure: only the first of
-  // them hit goes there, one hit after it goes on to the next free space of the ball's colour.
+  // "the first of S1 to S6 → 7; of W1 and W2 → 12; W4 → 22 if hit first; any more → the next free red space.":
+  // where a first hit sends each figure, those sent to one space together, since a space holds one figure: only
+  // the first of them hit goes there, one hit after it goes on to the next free space of the ball's colour. A
+  // figure alone is said "if hit first" too, unless it is the only one: an earlier hit may have taken its space.
   function sendsTo(figures, colour) {
     const groups = new Map();
     for (const f of figures) {
       const target = f.targets[colour] === "goal" ? "Goal!" : String(f.targets[colour]);
       groups.set(target, [...(groups.get(target) || []), f.figure]);
     }
+    const several = figures.length > 1;
     let first = true;
     const said = [...groups].map(([target, names]) => {
-      if (names.length === 1) return `${names[0]} → ${target}`;
+      if (names.length === 1) return `${names[0]} → ${target}${several ? " if hit first" : ""}`;
       const words = `${first ? "the first of " : "of "}${runs(names)} → ${target}`;
       first = false;
       return words;
     });
-    return said.join("; ") + (first ? "" : `; any more → the next free ${colour} space`) + ".";
+    return said.join("; ") + (several ? `; any more → the next free ${colour} space` : "") + ".";
   }
 
   // ["S1", "S2", "S3", "W1", "W2"] -> "S1 to S3, W1 and W2": a run of three or more of one kind said by its ends.
