@@ -145,7 +145,7 @@ def mountain_goats(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
     big = state.get("variants", {}).get("big_mountain")
     col, row_h = 92, 58
     tallest = max(spaces.values())
-    width = col * (len(mountains) + (1.6 if big else 0)) + 20
+    width = col * len(mountains) + 20
     height = (tallest + 1) * row_h + 90
     body: list[str] = []
     goats = state.get("goats", [])
@@ -171,17 +171,34 @@ def mountain_goats(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
             dx, dy = _goat_place(p, len(goats))
             body.append(piece(x + dx, y + dy, 13, players, p))
     if big:
-        x = 20 + col * len(mountains) + col * 0.8
-        body.append(text(x, 22, "Big Mountain", 16, fill="#2f3f2a", weight="bold"))
-        # a goat there goes back to the mountain it came from, which the goats on the table do not show
-        occupied = {int(s): (int(p), int(m)) for s, p, m in state.get("big_mountain", [])}
-        for k, s in enumerate(range(24, 10, -1)):
-            y = 40 + k * (height - 80) / 14
-            fill = player_colour(players, occupied[s][0]) if s in occupied else "#fff"
-            label = f"{s} ← {occupied[s][1]}" if s in occupied else s
-            body.append(f'<rect x="{x - 34:.0f}" y="{y:.0f}" width="68" height="{(height - 80) / 14 - 4:.0f}" rx="5" '
-                        f'fill="{fill}" stroke="#6f8466"/>' + text(x, y + 15, label, 12, fill=ink(fill)))
+        body += _big_mountain(state, players, width, height)
+        height += BIG_ROWS * BIG_CELL[1] + 50
     return svg(int(width), int(height), body, "Mountain Goats board. " + _goats_said(state, players, mountains, spaces))
+
+
+BIG_ROWS, BIG_CELL = 3, (110, 44)
+
+
+def _big_mountain(state: dict[str, Any], players: list[dict[str, Any]], width: float, top: float) -> list[str]:
+    """The Big Mountain's spaces 24 down to 11, five a row under the six mountains (beside them, the whole board
+    would be drawn too small to read on a phone). A goat there is its player's colour and letter, and the
+    mountain it goes back to, which the goats on the table do not show: "B 17 ← 8"."""
+    occupied = {int(s): (int(p), int(m)) for s, p, m in state.get("big_mountain", [])}
+    per_row = (14 + BIG_ROWS - 1) // BIG_ROWS
+    w, h = BIG_CELL
+    left = (width - per_row * w) / 2
+    body = [text(width / 2, top + 20, "Big Mountain", 18, fill="#2f3f2a", weight="bold")]
+    for k, s in enumerate(range(24, 10, -1)):
+        row, col = divmod(k, per_row)
+        x, y = left + col * w, top + 34 + row * h
+        fill = player_colour(players, occupied[s][0]) if s in occupied else "#fff"
+        label = f"{s} ← {occupied[s][1]}" if s in occupied else s
+        body.append(f'<rect x="{x + 2:.0f}" y="{y:.0f}" width="{w - 4}" height="{h - 6}" rx="6" fill="{fill}" '
+                    f'stroke="#6f8466"/>' + text(x + w / 2 + (11 if s in occupied else 0), y + 25, label, 18,
+                                                   fill=ink(fill)))
+        if s in occupied:
+            body.append(text(x + 16, y + 25, mark(players, occupied[s][0]), 18, fill=ink(fill), weight="bold"))
+    return body
 
 
 def _goat_place(p: int, players: int) -> tuple[float, float]:

@@ -67,3 +67,13 @@ def test_every_monkey_on_one_space_shows_its_initial(count):
     over = [(a, b) for i, a in enumerate(centres) for b in centres[i + 1:]
             if math.dist(a[:2], b[:2]) < a[2] + b[2] - 0.5]
     assert not over, f"monkeys drawn over one another: {over}"
+
+
+def test_a_goat_on_the_big_mountain_carries_its_players_initial():
+    players = [{"name": "Ada", "colour": "red"}, {"name": "Ben", "colour": "blue"}]
+    state = {"board": {"spaces": {"5": 4, "6": 3}}, "variants": {"big_mountain": True}, "goats": [[0, 0], [-1, 1]],
+             "tokens_left": [3, 3], "big_mountain": [[17, 1, 5]]}
+    drawn = mountain_goats(state, players)
+    assert "Ben (blue): mountain 6 space 1, Big Mountain space 17" in drawn
+    texts = re.findall(r"<text[^>]*>([^<]*)</text>", drawn)
+    assert texts.count("B") == 2, f"Ben's goats with a 'B': {texts.count('B')} of 2 ({texts})"

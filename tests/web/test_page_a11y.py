@@ -287,3 +287,17 @@ def test_six_monkeys_on_the_start_keep_readable_initials_at_320_px(browser, serv
         assert errors == []
     finally:
         page.close()
+
+
+def test_the_big_mountain_boards_words_are_readable_at_320_px(browser, served, service):  # noqa: F811
+    """Mountain Goats with the Big Mountain: its spaces, the tokens left and the goats' initials, 9 px or more."""
+    base, _ = served()
+    request(service.table, {"do": "start", "game": "mountain-goats", "players": PLAYERS,
+                            "variants": {"big_mountain": True}})
+    page, errors = open_page(browser, base, "#board svg")
+    try:
+        small = [(words, px) for words, px in page.evaluate(TEXTS_SHOWN) if px < 9]
+        assert not small, f"words under 9 px on a 320 px phone: {small[:8]}"
+        assert errors == []
+    finally:
+        page.close()
