@@ -181,13 +181,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="accuracy of the symbol reader on held-out icon styles")
     parser.add_argument("--scenes", type=int, default=40, help="tables per setup (default 40)")
     parser.add_argument("--fingertips", action="store_true", help="count fingertips over dice read as a sure face")
+    parser.add_argument("--cast", type=float, nargs=2, default=(1.0, 1.0), metavar=("BLUE", "RED"),
+                        help="read the tables under another light than the teaching: blue and red gain, e.g. 1.1 0.9")
+    parser.add_argument("--drift", type=float, default=0.0,
+                        help="and let its colour drift +-DRIFT per channel across each zone, e.g. 0.04")
     args = parser.parse_args(argv)
+    light = {"cast": tuple(args.cast), "drift": args.drift}
+    clean, blurred = SceneOptions(**light), dataclasses.replace(BLUR, **light)
     if args.fingertips:
-        for title, options in (("clean frames", SceneOptions()), ("motion blur 6-14 px", BLUR)):
+        for title, options in (("clean frames", clean), ("motion blur 6-14 px", blurred)):
             counts = fingertips(args.scenes, options)
             print(f"{title}: " + "; ".join(f"{what}: {dict(c)}" for what, c in counts.items()))
         return 0
-    for title, options in (("clean frames", SceneOptions()), ("motion blur 6-14 px", BLUR)):
+    for title, options in (("clean frames", clean), ("motion blur 6-14 px", blurred)):
         results = held_out(args.scenes, options)
         print(f"\n### {title}\n")
         print("| setup | dice | die read | right | unsure | wrong | missed | extra | accuracy |")

@@ -42,6 +42,10 @@ class SceneOptions:
     light: tuple[float, float] = (0.55, 1.0)
     noise: tuple[float, float] = (1.0, 5.0)
     motion_blur: tuple[int, int] | None = None  # blur length in pixels, e.g. (6, 14)
+    # The tables' light against the teaching photos' (render_table only): blue and red gain, and a drift of
+    # +-drift per channel (blue up, red down) from the left to the right edge of each zone.
+    cast: tuple[float, float] = (1.0, 1.0)
+    drift: float = 0.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -206,7 +210,20 @@ def render_table(seed: int, style: IconStyle, fruit_colour: str = "ivory", match
     rng = np.random.default_rng([seed, 1])
     groups = [("fruit", random_faces(rng, "fruit", 6), fruit_colour, ZONES["fruit"]),
               ("matcho", random_faces(rng, "matcho", 3), matcho_colour, ZONES["matcho"])]
-    return render_dice(seed, style, groups, tray, FRAME_SIZE, options)
+    scene = render_dice(seed, style, groups, tray, FRAME_SIZE, options)
+    if options.cast != (1.0, 1.0) or options.drift:
+        scene.image = _relit(scene.image, options.cast, options.drift)
+    return scene
+
+
+def _relit(image: np.ndarray, cast: tuple[float, float], drift: float) -> np.ndarray:
+    """The frame under a light of another colour: a room lamp against daylight, a window on one side."""
+    width = image.shape[1]
+    ramp = np.zeros(width)
+    for x0, _, x1, _ in ZONES.values():
+        ramp[x0:x1] = np.linspace(-1.0, 1.0, x1 - x0)
+    gain = np.stack([cast[0] * (1 + drift * ramp), np.ones(width), cast[1] * (1 - drift * ramp)], axis=1)
+    return np.clip(image * gain[None, :, :], 0, 255).astype(np.uint8)
 
 
 def render_teach_image(seed: int, style: IconStyle, kind: str, face: str, die_colour: str, n_dice: int = 1,
