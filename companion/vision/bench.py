@@ -109,8 +109,16 @@ def _zone_motion_frame():
     return _timed("zone_motion_1280x720", mark, target_ms=None)
 
 
+def _frozen_check_frame():
+    """The camera feed's frozen-frame fingerprint, taken of every live frame on the camera's thread."""
+    from ..table.camera import _fingerprint
+
+    return _timed("frozen_check_1280x720", lambda: _fingerprint, target_ms=None)
+
+
 def benchmarks() -> list[Benchmark]:
     quick = functools.partial(_read_frame, "read_1280x720_quick", close_look=False)
     return [Benchmark("read_1280x720", _read_frame), Benchmark("read_1280x720_quick", quick),
             Benchmark("detect_1280x720", _detect_frame), Benchmark("settle_watch_1280x720", _settle_frame),
-            Benchmark("zone_motion_1280x720", _zone_motion_frame)]
+            Benchmark("zone_motion_1280x720", _zone_motion_frame),
+            Benchmark("frozen_check_1280x720", _frozen_check_frame)]
