@@ -351,7 +351,9 @@ class Table:
                 tx.clear_meta("current_game")
                 tx.clear_meta("question")
                 tx.clear_meta("held")
-            self.game, self.question, self.held = None, None, None
+            self.game, self.question, self.held, self.notice = None, None, None, ""
+            self.zones.clear()
+            self.duel_dice.clear()
             return True, "game ended"
         if name == "undo":
             self._undo(event)

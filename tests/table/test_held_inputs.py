@@ -324,3 +324,14 @@ def test_picking_up_another_game_does_not_carry_the_kept_rolls_notice(goats, tmp
     assert table.request({"do": "resume", "game_id": 2}).ok
     view = table.view()
     assert view["game"]["name"] == "matterhorn" and view["notice"] == "", view["notice"]
+
+
+def test_ending_a_game_with_a_kept_roll_does_not_carry_its_notice_to_the_start_screen(goats):
+    """The kept roll goes with the game ended: the start screen must not say a roll is kept for Ada's tap."""
+    table = goats
+    assert table.submit(rolled(2, 3, 5, 6)).result(5).ok
+    assert table.submit(rolled(4, 4, 1, 3)).result(5).ok
+    assert "is kept" in table.view()["notice"]
+    assert table.request({"do": "end"}).ok
+    view = table.view()
+    assert view["game"] is None and view["notice"] == "", view["notice"]
