@@ -283,12 +283,8 @@ class Table:
                 tx.set_meta("question", json.dumps(question))
             _write_held(tx, held)
             self._write_position(tx)
-        self.held = held
-        self.game = Game(game_id, game_def.name, setup, state, history, _last_reading(history))
-        self.question = question
-        self.notice = held[1] if held else ""
-        self.zones.clear()
-        self.duel_dice.clear()
+        self._take_up(Game(game_id, game_def.name, setup, state, history, _last_reading(history)), question, held,
+                      held[1] if held else "")
 
     # -- sensor and camera events -----------------------------------------------------------------
     def _observation(self, event: Event) -> tuple[bool, str]:
@@ -351,9 +347,7 @@ class Table:
                 tx.clear_meta("current_game")
                 tx.clear_meta("question")
                 tx.clear_meta("held")
-            self.game, self.question, self.held, self.notice = None, None, None, ""
-            self.zones.clear()
-            self.duel_dice.clear()
+            self._take_up(None)
             return True, "game ended"
         if name == "undo":
             self._undo(event)
@@ -471,10 +465,15 @@ class Table:
             tx.clear_meta("question")
             tx.clear_meta("held")
             self._write_position(tx)
-        self.game = Game(game_id, game_def.name, setup, state, [])
-        self.question, self.held, self.notice = None, None, ""
+        self._take_up(Game(game_id, game_def.name, setup, state, []))
+
+    def _take_up(self, game: Game | None, question: dict[str, Any] | None = None,
+                 held: tuple[Event, str] | None = None, notice: str = "") -> None:
+        """The table on `game` (None: no game), with its question, kept event and notice: the zones' readings
+        and the duel's dice so far are another game's (or one ended)."""
+        self.game, self.question, self.held, self.notice = game, question, held, notice
         self.zones.clear()
-        self.duel_dice.clear()  # the dice of another game
+        self.duel_dice.clear()
 
     def _resume(self, game_id: int, event: Event) -> None:
         row = self.journal.game(game_id)
@@ -487,9 +486,7 @@ class Table:
             tx.set_meta("current_game", str(game_id))
             tx.clear_meta("question")
             tx.clear_meta("held")
-        self.game, self.question, self.held, self.notice = game, None, None, ""
-        self.zones.clear()
-        self.duel_dice.clear()  # the dice of another game
+        self._take_up(game)
 
     def _play(self, actions: list[Action], event: Event, reading: dict[str, Any] | None = None,
               reading_step: int = 0, question: dict[str, Any] | None = None, t: int | None = None,
