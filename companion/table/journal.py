@@ -433,13 +433,10 @@ class Transaction:
             raise JournalError(_storage_problem(self.journal.path, exc)) from None
 
     def new_game(self, game: str, setup: dict[str, Any], t: int) -> int:
-        if self.journal.has_played_at:
-            cur = self.db.execute("INSERT INTO games(game, setup, started_t, played_at) VALUES (?, ?, ?, ?)",
-                                  (game, json.dumps(setup), t, time.time()))
-        else:
-            cur = self.db.execute("INSERT INTO games(game, setup, started_t) VALUES (?, ?, ?)",
-                                  (game, json.dumps(setup), t))
+        cur = self.db.execute("INSERT INTO games(game, setup, started_t) VALUES (?, ?, ?)",
+                              (game, json.dumps(setup), t))
         game_id = int(cur.lastrowid)
+        self._played(game_id)
         self.set_meta("current_game", str(game_id))
         return game_id
 
