@@ -14,7 +14,9 @@ Tables:
   the page shows for it) or "undo". Replaying them into a fresh engine gives back the exact state.
 - events(seq, data): the sensor and camera events the table acted on, and the answers that put a question
   away with no step (a squeak nobody made), for the history and for debugging.
-- meta(key, value): the current game, the position reached in a replayed recording.
+- meta(key, value): the current game, the position reached in a replayed recording, the question asked, and
+  `asked_before`: the question open before each question asked or put away since the last step, which undo
+  puts back first. A step that answered a question keeps it in its info (`asked`, with its `actions`).
 """
 from __future__ import annotations
 

@@ -78,6 +78,9 @@ class Table:
         self.health: dict[str, dict[str, str]] = {}
         self.game: Game | None = None
         self.question: dict[str, Any] | None = None
+        # The question open before each question asked or put away since the last step, the last last: what
+        # an undo puts back before it takes back a step.
+        self.asked_before: list[dict[str, Any] | None] = []
         self.held: tuple[Event, str] | None = None  # an event kept until a tap it came before, and why
         self.notice = ""
         self.version = 0
@@ -250,7 +253,7 @@ class Table:
     def _so_far(self) -> dict[str, Any]:
         game = self.game
         return {"game": game.name, "setup": game.setup, "history": game.history, "question": self.question,
-                "held": _held_to_json(self.held)}
+                "held": _held_to_json(self.held), "asked_before": self.asked_before}
 
     def _restore(self, event: GameSoFar) -> None:
         """A recording's game so far, played into a new game of this journal as it stood: its steps (their
@@ -267,6 +270,9 @@ class Table:
             held = _held_from_json(data["held"]) if data.get("held") else None
             if not isinstance(data.get("question"), (dict, type(None))):
                 raise ValueError(f"a question is a JSON object, got {data['question']!r}"[:200])
+            asked_before = list(data.get("asked_before") or [])
+            if not all(isinstance(asked, (dict, type(None))) for asked in asked_before):
+                raise ValueError(f"the questions asked before are JSON objects, got {asked_before!r}"[:200])
         except (BadEvent, GameError, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise Rejected(f"the game so far could not be played: {exc}") from None
         question = data.get("question")
@@ -282,9 +288,11 @@ class Table:
             else:
                 tx.set_meta("question", json.dumps(question))
             _write_held(tx, held)
+            tx.set_meta("asked_before", json.dumps(asked_before))
             self._write_position(tx)
         self._take_up(Game(game_id, game_def.name, setup, state, history, _last_reading(history)), question, held,
                       held[1] if held else "")
+        self.asked_before = asked_before
 
     # -- sensor and camera events -----------------------------------------------------------------
     def _observation(self, event: Event) -> tuple[bool, str]:
@@ -347,6 +355,7 @@ class Table:
                 tx.clear_meta("current_game")
                 tx.clear_meta("question")
                 tx.clear_meta("held")
+                tx.clear_meta("asked_before")
             self._take_up(None)
             return True, "game ended"
         if name == "undo":
@@ -438,12 +447,14 @@ class Table:
     def _put_away(self, event: PlayerAction, reason: str) -> None:
         """The question cleared with no step: the answer is journaled as an event, as the camera's and the
         sensors' are, so the journal says why the question went."""
+        asked_before = [*self.asked_before, self.question]
         with self.journal.transaction() as tx:
             tx.event(self.game.id if self.game else None, event.to_json())
             tx.clear_meta("question")
+            tx.set_meta("asked_before", json.dumps(asked_before))
             self._write_held(tx)
             self._write_position(tx)
-        self.question, self.notice = None, reason
+        self.question, self.notice, self.asked_before = None, reason, asked_before
 
     def _require_game(self) -> Game:
         if self.game is None:
@@ -464,6 +475,7 @@ class Table:
             game_id = tx.new_game(game_def.name, setup, event.t)
             tx.clear_meta("question")
             tx.clear_meta("held")
+            tx.clear_meta("asked_before")
             self._write_position(tx)
         self._take_up(Game(game_id, game_def.name, setup, state, []))
 
@@ -472,6 +484,7 @@ class Table:
         """The table on `game` (None: no game), with its question, kept event and notice: the zones' readings
         and the duel's dice so far are another game's (or one ended)."""
         self.game, self.question, self.held, self.notice = game, question, held, notice
+        self.asked_before = []
         self.zones.clear()
         self.duel_dice.clear()
 
@@ -486,6 +499,7 @@ class Table:
             tx.set_meta("current_game", str(game_id))
             tx.clear_meta("question")
             tx.clear_meta("held")
+            tx.clear_meta("asked_before")
         self._take_up(game)
 
     def _play(self, actions: list[Action], event: Event, reading: dict[str, Any] | None = None,
@@ -506,6 +520,8 @@ class Table:
                                 "t": event.t if t is None else t})
             if reading is not None:
                 applied[reading_step]["reading"] = reading
+            if self.question is not None:  # the step answers it: an undo takes the whole step back and asks again
+                applied[-1].update(asked=self.question, actions=len(applied))
             self._journal_step(game, event, undos=0, applied=applied, question=question, recorded=recorded)
         except BaseException:
             for _ in applied:
@@ -514,23 +530,47 @@ class Table:
         game.history.extend(applied)
         if reading is not None:
             game.last_reading = {**reading, "index": len(game.history) - len(applied) + reading_step}
-        self.question, self.notice = question, ""
+        self.question, self.notice, self.asked_before = question, "", []
 
     def _undo(self, event: Event) -> None:
+        """Take back what was done last: a question asked or put away (the question before it is asked
+        again), else the last step (one action; a step that answered a question whole, and it is asked again)."""
         game = self._require_game()
+        if self.asked_before:
+            self._unask(game, event)
+            return
         if not game.history:
             raise Rejected("there is nothing to undo")
+        last = game.history[-1]
+        count = min(int(last.get("actions", 1)), len(game.history)) if "asked" in last else 1
+        asked = last.get("asked")
         self.held = None  # kept for the step undone or one before it: the family takes it up again
-        popped = game.state.undo()
+        popped = [game.state.undo() for _ in range(count)][::-1]
         try:
-            self._journal_step(game, event, undos=1, applied=[])
+            self._journal_step(game, event, undos=count, applied=[], question=asked)
         except BaseException:
-            game.state.apply(popped)
+            for action in popped:
+                game.state.apply(action)
             raise
-        game.history.pop()
+        del game.history[-count:]
         if game.last_reading is not None and game.last_reading["index"] >= len(game.history):
             game.last_reading = _last_reading(game.history)
-        self.question, self.notice = None, ""
+        self.question, self.notice, self.asked_before = asked, "", []
+
+    def _unask(self, game: Game, event: Event) -> None:
+        """Undo a question asked or put away with no step: the question open before it is back."""
+        asked_before = self.asked_before[:-1]
+        question = self.asked_before[-1]
+        with self.journal.transaction() as tx:
+            tx.event(game.id, event.to_json())
+            if question is None:
+                tx.clear_meta("question")
+            else:
+                tx.set_meta("question", json.dumps(question))
+            tx.set_meta("asked_before", json.dumps(asked_before))
+            tx.clear_meta("held")
+            self._write_position(tx)
+        self.question, self.asked_before, self.held, self.notice = question, asked_before, None, ""
 
     def _correct(self, index: int, value: Any, event: Event) -> None:
         """Fix one die of the last roll read: undo back to the roll, apply the fixed roll, replay what
@@ -577,16 +617,18 @@ class Table:
         del game.history[reading["index"]:]
         game.history.extend(applied)
         game.last_reading = {**fixed_reading, "index": reading["index"]}
-        self.question = None
+        self.question, self.asked_before = None, []
 
     def _set_question(self, question: dict[str, Any], event: Event, recorded: bool = False) -> None:
+        asked_before = [*self.asked_before, self.question]
         with self.journal.transaction() as tx:
             if not recorded:
                 tx.event(self.game.id if self.game else None, event.to_json())
             tx.set_meta("question", json.dumps(question))
+            tx.set_meta("asked_before", json.dumps(asked_before))
             self._write_held(tx)
             self._write_position(tx)
-        self.question = question
+        self.question, self.asked_before = question, asked_before
 
     def _journal_step(self, game: Game, event: Event, undos: int, applied: list[dict[str, Any]],
                       question: dict[str, Any] | None = None, recorded: bool = False) -> None:
@@ -605,6 +647,7 @@ class Table:
                 tx.clear_meta("question")
             else:
                 tx.set_meta("question", json.dumps(question))
+            tx.clear_meta("asked_before")
             self._write_held(tx)
             self._write_position(tx)
 
@@ -632,6 +675,7 @@ class Table:
             return
         question = self.journal.meta("question")
         self.question = json.loads(question) if question else None
+        self.asked_before = json.loads(self.journal.meta("asked_before") or "[]")
         held = self.journal.meta("held")
         if held:
             try:  # a squeak waits for the camera's frames (a resumed replay sends them again), or the idle second

@@ -227,7 +227,7 @@ def test_a_squeak_judged_after_the_idle_second_replays_the_same(tmp_path):
 def test_a_squeak_judged_just_before_a_refused_request_is_shown(table):
     lying(table, 1 * S, dice(*NOTHING), dice("blank", "blank", "matcho"))
     squeak(table, 1 * S + 50 * MS, frame_after=False)
-    assert not table.request({"do": "undo"}).ok  # nothing to undo yet
+    assert not table.request({"do": "correct", "index": 0, "value": "coconut"}).ok  # no roll to correct yet
     assert table.view()["question"] is not None, "the squeak, judged first, asks who squeaked"
 
 

@@ -1,0 +1,110 @@
+"""Undo while the page asks a question, or just after one was answered: a family that tapped the wrong answer
+(or wants a squeak's question gone) taps Undo and is back where it was, with the question that was open then,
+and no real step of the game lost. Through the real page server, as a phone sends it."""
+import json
+import urllib.error
+import urllib.request
+
+from tests.table.test_banana_squeaks import dice, knocked_between_duels, lying, scores, squeak, CO, ST, S, MS
+
+
+def post(base, command):
+    """The command as the page sends it: with the step the page showed."""
+    state = json.load(urllib.request.urlopen(f"{base}/api/state", timeout=10))
+    body = json.dumps({**command, "seen": state["step"]}).encode()
+    request = urllib.request.Request(f"{base}/api/command", body, {"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.load(response)
+    except urllib.error.HTTPError as exc:
+        return json.load(exc)
+
+
+def page(base):
+    return json.load(urllib.request.urlopen(f"{base}/api/state", timeout=10))
+
+
+def shown(view):
+    """What a family sees of the game: the board, the scores, the steps, and the question asked."""
+    game = view["game"]
+    return game["board"], game["scores"], game["history_count"], game["legal"], view["question"]
+
+
+def start_banana(table):
+    assert table.request({"do": "start", "game": "banana-matcho",
+                          "players": [{"name": "Ada"}, {"name": "Ben"}, {"name": "Cleo"}]}).ok
+
+
+def test_undo_after_answering_nobody_asks_the_squeak_again_and_keeps_the_duel_before(served, service):
+    base, _ = served()
+    start_banana(service.table)
+    knocked_between_duels(service.table)
+    before = shown(page(base))
+    assert post(base, {"do": "choose", "option": "nobody"})["ok"]
+    assert page(base)["question"] is None
+    answer = post(base, {"do": "undo"})
+    assert answer["ok"], answer
+    assert shown(page(base)) == before
+    assert scores(service.table) == [7, 0, 0]
+
+
+def test_undo_after_answering_who_squeaked_asks_again_with_the_game_as_it_was(served, service):
+    base, _ = served()
+    start_banana(service.table)
+    knocked_between_duels(service.table)
+    before = shown(page(base))
+    assert post(base, {"do": "choose", "option": "fruit"})["ok"]
+    assert page(base)["question"] is None and page(base)["game"]["history_count"] > before[2]
+    assert post(base, {"do": "undo"})["ok"]
+    assert shown(page(base)) == before
+
+
+def test_undo_while_a_squeak_is_asked_about_takes_back_the_squeak_not_the_duel_before(served, service):
+    base, _ = served()
+    start_banana(service.table)
+    fruit, matcho = dice(CO, CO, CO, CO, ST, ST), dice("matcho", "blank", "blank")
+    lying(service.table, 1 * S, fruit, matcho)
+    squeak(service.table, 1 * S + 50 * MS)
+    for k in range(30):
+        lying(service.table, 2 * S + k * S // 10, fruit, matcho)
+    before_knock = shown(page(base))
+    squeak(service.table, 5 * S)
+    assert page(base)["question"] is not None
+    assert post(base, {"do": "undo"})["ok"]
+    assert shown(page(base)) == before_knock
+    assert scores(service.table) == [7, 0, 0]
+
+
+def test_undo_after_a_restart_still_asks_again_the_squeak_answered_nobody(tmp_path):
+    """The power goes between the mistaken "nobody" and the Undo: the journal keeps what Undo puts back, and a
+    replay of the recording ends where the live table did."""
+    from companion.table.journal import Journal
+    from companion.table.owner import Table
+    from companion.table.recording import replay
+
+    recorded = []
+    live = Table(Journal(tmp_path / "live"), tap=recorded.append).start()
+    try:
+        start_banana(live)
+        knocked_between_duels(live)
+        question = live.view()["question"]
+        assert live.request({"do": "choose", "option": "nobody"}).ok
+    finally:
+        live.stop()
+        live.journal.close()
+    again = Table(Journal(tmp_path / "live"), tap=recorded.append).start()
+    try:
+        assert again.view()["game"]["can_undo"]
+        assert again.request({"do": "undo"}).ok
+        assert again.view()["question"] == question and scores(again) == [7, 0, 0]
+        played = again.view()
+    finally:
+        again.stop()
+        again.journal.close()
+    replayed = Table(Journal(tmp_path / "replay")).start()
+    try:
+        refused = []
+        replay(recorded, replayed, fast=True, on_ack=lambda _p, outcome: outcome.ok or refused.append(outcome.message))
+        assert refused == [] and replayed.view()["step"] == played["step"]
+    finally:
+        replayed.stop()
