@@ -78,9 +78,10 @@ class Table:
         self.health: dict[str, dict[str, str]] = {}
         self.game: Game | None = None
         self.question: dict[str, Any] | None = None
-        # The question open before each question asked or put away since the last step, the last last: what
-        # an undo puts back before it takes back a step.
-        self.asked_before: list[dict[str, Any] | None] = []
+        # What changed with no step since the last step, the last last, for undo to put back first: each a
+        # question asked or put away ({"question": the one open before}), or an event kept ({"held": the one
+        # kept before, in its JSON form}).
+        self.unstepped: list[dict[str, Any]] = []
         self.held: tuple[Event, str] | None = None  # an event kept until a tap it came before, and why
         self.notice = ""
         self.version = 0
@@ -253,7 +254,7 @@ class Table:
     def _so_far(self) -> dict[str, Any]:
         game = self.game
         return {"game": game.name, "setup": game.setup, "history": game.history, "question": self.question,
-                "held": _held_to_json(self.held), "asked_before": self.asked_before}
+                "held": _held_to_json(self.held), "unstepped": self.unstepped}
 
     def _restore(self, event: GameSoFar) -> None:
         """A recording's game so far, played into a new game of this journal as it stood: its steps (their
@@ -270,9 +271,7 @@ class Table:
             held = _held_from_json(data["held"]) if data.get("held") else None
             if not isinstance(data.get("question"), (dict, type(None))):
                 raise ValueError(f"a question is a JSON object, got {data['question']!r}"[:200])
-            asked_before = list(data.get("asked_before") or [])
-            if not all(isinstance(asked, (dict, type(None))) for asked in asked_before):
-                raise ValueError(f"the questions asked before are JSON objects, got {asked_before!r}"[:200])
+            unstepped = _unstepped_from_json(data.get("unstepped") or [])
         except (BadEvent, GameError, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise Rejected(f"the game so far could not be played: {exc}") from None
         question = data.get("question")
@@ -288,11 +287,11 @@ class Table:
             else:
                 tx.set_meta("question", json.dumps(question))
             _write_held(tx, held)
-            tx.set_meta("asked_before", json.dumps(asked_before))
+            tx.set_meta("unstepped", json.dumps(unstepped))
             self._write_position(tx)
         self._take_up(Game(game_id, game_def.name, setup, state, history, _last_reading(history)), question, held,
                       held[1] if held else "")
-        self.asked_before = asked_before
+        self.unstepped = unstepped
 
     # -- sensor and camera events -----------------------------------------------------------------
     def _observation(self, event: Event) -> tuple[bool, str]:
@@ -308,17 +307,19 @@ class Table:
             return False, ("the banana squeaked again right after the squeak waiting for the camera's picture: only "
                            "the first hand on the banana counts")
         decision = decide(game.state, event, self.zones, game.history, self.question)
-        replaced = self.held is not None and type(self.held[0]) is type(event)
+        replaced = self.held if self.held is not None and type(self.held[0]) is type(event) else None
         if replaced:
             self.held = None  # a roll thrown again, a second ball: the later one counts
         if isinstance(decision, Hold):
-            self._hold(event, decision.reason)
+            self._hold(event, decision.reason, replaced)
             return True, decision.reason
         if isinstance(decision, Ignore):
             self.notice = self._landed_while_kept(event) or decision.reason
             if replaced:
+                self.unstepped = [*self.unstepped, {"held": _held_to_json(replaced)}]
                 with self.journal.transaction() as tx:
                     self._write_held(tx)
+                    tx.set_meta("unstepped", json.dumps(self.unstepped))
                     self._write_position(tx)
             else:
                 self._persist_position()
@@ -355,7 +356,7 @@ class Table:
                 tx.clear_meta("current_game")
                 tx.clear_meta("question")
                 tx.clear_meta("held")
-                tx.clear_meta("asked_before")
+                tx.clear_meta("unstepped")
             self._take_up(None)
             return True, "game ended"
         if name == "undo":
@@ -388,13 +389,16 @@ class Table:
         self._play([action], event)
         return True, ""
 
-    def _hold(self, event: Event, reason: str) -> None:
+    def _hold(self, event: Event, reason: str, replaced: tuple[Event, str] | None = None) -> None:
+        """Keep `event` (taking the place of `replaced`, the one kept before it, if any)."""
         held = (event, reason)
+        unstepped = [*self.unstepped, {"held": _held_to_json(replaced)}]
         with self.journal.transaction() as tx:  # kept only once saved: one not saved is said (`_tell_unanswered`)
             tx.event(self.game.id if self.game else None, event.to_json())
             _write_held(tx, held)
+            tx.set_meta("unstepped", json.dumps(unstepped))
             self._write_position(tx)
-        self.held, self.notice = held, reason
+        self.held, self.notice, self.unstepped = held, reason, unstepped
 
     def _landed_while_kept(self, event: Event) -> str:
         """A ball kept for its colour runs through long before a person taps it: its landing is told as that
@@ -420,15 +424,19 @@ class Table:
             self.notice = decision.reason
             return changed
         self.held = None
+        unstepped = self.unstepped
+        if unstepped and "held" in unstepped[-1]:  # the event kept is decided: an undo takes back what it did
+            self.unstepped = unstepped[:-1]
         try:
             if isinstance(decision, (Play, Ask)):
                 self._take(decision, event, recorded=True)
             else:
                 with self.journal.transaction() as tx:
                     self._write_held(tx)
+                    tx.set_meta("unstepped", json.dumps(self.unstepped))
                 self.notice = decision.reason
         except JournalError as exc:  # the person's step is saved; the kept event waits for the next one
-            self.held = held
+            self.held, self.unstepped = held, unstepped
             self.notice = f"{held[1]} (not played yet: {exc})"
         return True
 
@@ -447,14 +455,14 @@ class Table:
     def _put_away(self, event: PlayerAction, reason: str) -> None:
         """The question cleared with no step: the answer is journaled as an event, as the camera's and the
         sensors' are, so the journal says why the question went."""
-        asked_before = [*self.asked_before, self.question]
+        unstepped = [*self.unstepped, {"question": self.question}]
         with self.journal.transaction() as tx:
             tx.event(self.game.id if self.game else None, event.to_json())
             tx.clear_meta("question")
-            tx.set_meta("asked_before", json.dumps(asked_before))
+            tx.set_meta("unstepped", json.dumps(unstepped))
             self._write_held(tx)
             self._write_position(tx)
-        self.question, self.notice, self.asked_before = None, reason, asked_before
+        self.question, self.notice, self.unstepped = None, reason, unstepped
 
     def _require_game(self) -> Game:
         if self.game is None:
@@ -475,7 +483,7 @@ class Table:
             game_id = tx.new_game(game_def.name, setup, event.t)
             tx.clear_meta("question")
             tx.clear_meta("held")
-            tx.clear_meta("asked_before")
+            tx.clear_meta("unstepped")
             self._write_position(tx)
         self._take_up(Game(game_id, game_def.name, setup, state, []))
 
@@ -484,7 +492,7 @@ class Table:
         """The table on `game` (None: no game), with its question, kept event and notice: the zones' readings
         and the duel's dice so far are another game's (or one ended)."""
         self.game, self.question, self.held, self.notice = game, question, held, notice
-        self.asked_before = []
+        self.unstepped = []
         self.zones.clear()
         self.duel_dice.clear()
 
@@ -499,7 +507,7 @@ class Table:
             tx.set_meta("current_game", str(game_id))
             tx.clear_meta("question")
             tx.clear_meta("held")
-            tx.clear_meta("asked_before")
+            tx.clear_meta("unstepped")
         self._take_up(game)
 
     def _play(self, actions: list[Action], event: Event, reading: dict[str, Any] | None = None,
@@ -530,14 +538,14 @@ class Table:
         game.history.extend(applied)
         if reading is not None:
             game.last_reading = {**reading, "index": len(game.history) - len(applied) + reading_step}
-        self.question, self.notice, self.asked_before = question, "", []
+        self.question, self.notice, self.unstepped = question, "", []
 
     def _undo(self, event: Event) -> None:
         """Take back what was done last: a question asked or put away (the question before it is asked
         again), else the last step (one action; a step that answered a question whole, and it is asked again)."""
         game = self._require_game()
-        if self.asked_before:
-            self._unask(game, event)
+        if self.unstepped:
+            self._undo_unstepped(game, event)
             return
         if not game.history:
             raise Rejected("there is nothing to undo")
@@ -555,22 +563,24 @@ class Table:
         del game.history[-count:]
         if game.last_reading is not None and game.last_reading["index"] >= len(game.history):
             game.last_reading = _last_reading(game.history)
-        self.question, self.notice, self.asked_before = asked, "", []
+        self.question, self.notice, self.unstepped = asked, "", []
 
-    def _unask(self, game: Game, event: Event) -> None:
-        """Undo a question asked or put away with no step: the question open before it is back."""
-        asked_before = self.asked_before[:-1]
-        question = self.asked_before[-1]
+    def _undo_unstepped(self, game: Game, event: Event) -> None:
+        """Undo a question asked or put away, or an event kept, with no step: what was there before is back."""
+        last, unstepped = self.unstepped[-1], self.unstepped[:-1]
+        question = last["question"] if "question" in last else self.question
+        held = _held_from_json(last["held"]) if last.get("held") else None
         with self.journal.transaction() as tx:
             tx.event(game.id, event.to_json())
             if question is None:
                 tx.clear_meta("question")
             else:
                 tx.set_meta("question", json.dumps(question))
-            tx.set_meta("asked_before", json.dumps(asked_before))
-            tx.clear_meta("held")
+            tx.set_meta("unstepped", json.dumps(unstepped))
+            _write_held(tx, held)
             self._write_position(tx)
-        self.question, self.asked_before, self.held, self.notice = question, asked_before, None, ""
+        self.question, self.unstepped, self.held = question, unstepped, held
+        self.notice = held[1] if held else ""
 
     def _correct(self, index: int, value: Any, event: Event) -> None:
         """Fix one die of the last roll read: undo back to the roll, apply the fixed roll, replay what
@@ -617,18 +627,18 @@ class Table:
         del game.history[reading["index"]:]
         game.history.extend(applied)
         game.last_reading = {**fixed_reading, "index": reading["index"]}
-        self.question, self.asked_before = None, []
+        self.question, self.unstepped = None, []
 
     def _set_question(self, question: dict[str, Any], event: Event, recorded: bool = False) -> None:
-        asked_before = [*self.asked_before, self.question]
+        unstepped = [*self.unstepped, {"question": self.question}]
         with self.journal.transaction() as tx:
             if not recorded:
                 tx.event(self.game.id if self.game else None, event.to_json())
             tx.set_meta("question", json.dumps(question))
-            tx.set_meta("asked_before", json.dumps(asked_before))
+            tx.set_meta("unstepped", json.dumps(unstepped))
             self._write_held(tx)
             self._write_position(tx)
-        self.question, self.asked_before = question, asked_before
+        self.question, self.unstepped = question, unstepped
 
     def _journal_step(self, game: Game, event: Event, undos: int, applied: list[dict[str, Any]],
                       question: dict[str, Any] | None = None, recorded: bool = False) -> None:
@@ -647,7 +657,7 @@ class Table:
                 tx.clear_meta("question")
             else:
                 tx.set_meta("question", json.dumps(question))
-            tx.clear_meta("asked_before")
+            tx.clear_meta("unstepped")
             self._write_held(tx)
             self._write_position(tx)
 
@@ -675,7 +685,8 @@ class Table:
             return
         question = self.journal.meta("question")
         self.question = json.loads(question) if question else None
-        self.asked_before = json.loads(self.journal.meta("asked_before") or "[]")
+        with contextlib.suppress(ValueError, KeyError, TypeError):  # undo then takes back a step, as it once did
+            self.unstepped = _unstepped_from_json(json.loads(self.journal.meta("unstepped") or "[]"))
         held = self.journal.meta("held")
         if held:
             try:  # a squeak waits for the camera's frames (a resumed replay sends them again), or the idle second
@@ -736,6 +747,21 @@ def _held_to_json(held: tuple[Event, str] | None) -> dict[str, Any] | None:
 
 def _held_from_json(data: dict[str, Any]) -> tuple[Event, str]:
     return event_from_json(data["event"]), str(data["reason"])
+
+
+def _unstepped_from_json(data: Any) -> list[dict[str, Any]]:
+    """What changed with no step since the last one, as kept in the journal or a recording's game so far."""
+    if not isinstance(data, list) or not all(isinstance(item, dict) and (
+            isinstance(item.get("question"), (dict, type(None))) if "question" in item
+            else "held" in item and isinstance(item["held"], (dict, type(None)))) for item in data):
+        raise ValueError(f"what changed with no step is a list of questions and events kept, got {data!r}"[:200])
+    try:
+        for item in data:
+            if item.get("held"):
+                _held_from_json(item["held"])
+    except KeyError as exc:
+        raise ValueError(f"an event kept lacks {exc}") from None
+    return data
 
 
 def _write_held(tx, held: tuple[Event, str] | None) -> None:

@@ -21,7 +21,7 @@ RECENT_HISTORY = 30
 def build_view(table: "Table") -> dict[str, Any]:
     game = table.game
     shown = game_view(game, table.duel_dice.showing()) if game is not None else None
-    if shown is not None and table.asked_before:  # a question asked or put away can be undone
+    if shown is not None and table.unstepped:  # a question asked or put away, an event kept, can be undone
         shown["can_undo"] = True
     return {
         "version": table.version,

@@ -107,13 +107,14 @@ def test_a_later_roll_takes_the_place_of_the_one_kept(matterhorn):
     assert history(table, 1) == ["Rolled 5 5 1"]
 
 
-def test_a_kept_roll_is_dropped_by_undo(matterhorn):
+def test_a_kept_roll_is_dropped_by_undo_and_only_it(matterhorn):
     table = matterhorn
     at_bonus(table)
+    steps = table.view()["game"]["history_count"]
     table.submit(rolled(2, 3, 4)).result(5)
     assert table.request({"do": "undo"}).ok
     assert table.view()["notice"] == ""
-    play(table, legal(table)[0])
+    assert phase(table) == "bonus" and table.view()["game"]["history_count"] == steps, "the token placed is kept"
     play(table, {"kind": "end_moves"})
     assert phase(table) == "decide", "the roll kept before the undo is not played"
 

@@ -108,3 +108,25 @@ def test_undo_after_a_restart_still_asks_again_the_squeak_answered_nobody(tmp_pa
         assert refused == [] and replayed.view()["step"] == played["step"]
     finally:
         replayed.stop()
+
+
+def pips(*values, t=5 * S):
+    from companion.events import DiceSettled, DieReading
+    return DiceSettled(t=t, dice=tuple(DieReading(v, (float(i), 0.0), (float(i), 0.0, i + 1.0, 1.0), 0.97)
+                                       for i, v in enumerate(values)))
+
+
+def test_undo_right_after_a_roll_kept_for_a_move_drops_the_roll_and_keeps_the_roll_before(served, service):
+    """Mountain Goats: Ben rolls before Ada has tapped her move, the camera's roll is kept; Undo takes back that
+    roll only. It used to take back Ada's roll too, a real step of the game."""
+    base, _ = served()
+    assert service.table.request({"do": "start", "game": "mountain-goats",
+                                  "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
+    assert post(base, {"do": "dice", "values": [1, 2, 3, 4]})["ok"]
+    before = shown(page(base))
+    assert service.table.submit(pips(5, 5, 6, 6)).result(5).ok
+    assert "kept" in page(base)["notice"]
+    assert post(base, {"do": "undo"})["ok"]
+    assert shown(page(base)) == before and "kept" not in page(base)["notice"]
+    assert post(base, {"do": "play", "action": before[3][0]["action"]})["ok"]
+    assert page(base)["game"]["history_count"] == 2, "the roll undone is not played"
