@@ -563,7 +563,9 @@ class Table:
         del game.history[-count:]
         if game.last_reading is not None and game.last_reading["index"] >= len(game.history):
             game.last_reading = _last_reading(game.history)
-        self.question, self.notice, self.unstepped = asked, "", []
+        self.question, self.unstepped = asked, []
+        self.notice = f"Undone: {last.get('text') or 'the last step'}" + (
+            "; the question is asked again" if asked is not None else "")
 
     def _undo_unstepped(self, game: Game, event: Event) -> None:
         """Undo a question asked or put away, or an event kept, with no step: what was there before is back."""
@@ -579,8 +581,8 @@ class Table:
             tx.set_meta("unstepped", json.dumps(unstepped))
             _write_held(tx, held)
             self._write_position(tx)
+        self.notice = f"Undone: {_undone_words(last, self.question, self.held)}" + (f". {held[1]}" if held else "")
         self.question, self.unstepped, self.held = question, unstepped, held
-        self.notice = held[1] if held else ""
 
     def _correct(self, index: int, value: Any, event: Event) -> None:
         """Fix one die of the last roll read: undo back to the roll, apply the fixed roll, replay what
@@ -747,6 +749,19 @@ def _held_to_json(held: tuple[Event, str] | None) -> dict[str, Any] | None:
 
 def _held_from_json(data: dict[str, Any]) -> tuple[Event, str]:
     return event_from_json(data["event"]), str(data["reason"])
+
+
+def _undone_words(unstepped: dict[str, Any], question: dict[str, Any] | None,
+                  held: tuple[Event, str] | None) -> str:
+    """What an undo of `unstepped` takes back, with the question asked and the event kept as they are now."""
+    if "held" in unstepped:
+        said = _unplayed_words(held[0]) if held else None
+        return said[0][0].lower() + said[0][1:] if said else "the event kept"
+    if unstepped["question"] is not None:
+        return ("the answer; the question is asked again" if question is None
+                else "the last question; the one before is asked again")
+    what = {"squeak": "the squeak", "dice": "the roll the camera read"}.get((question or {}).get("kind"), "the question")
+    return f"{what} (nothing was played)"
 
 
 def _unstepped_from_json(data: Any) -> list[dict[str, Any]]:

@@ -113,7 +113,7 @@ def test_a_kept_roll_is_dropped_by_undo_and_only_it(matterhorn):
     steps = table.view()["game"]["history_count"]
     table.submit(rolled(2, 3, 4)).result(5)
     assert table.request({"do": "undo"}).ok
-    assert table.view()["notice"] == ""
+    assert table.view()["notice"] == "Undone: the roll the camera read (2 3 4)"
     assert phase(table) == "bonus" and table.view()["game"]["history_count"] == steps, "the token placed is kept"
     play(table, {"kind": "end_moves"})
     assert phase(table) == "decide", "the roll kept before the undo is not played"

@@ -130,3 +130,30 @@ def test_undo_right_after_a_roll_kept_for_a_move_drops_the_roll_and_keeps_the_ro
     assert shown(page(base)) == before and "kept" not in page(base)["notice"]
     assert post(base, {"do": "play", "action": before[3][0]["action"]})["ok"]
     assert page(base)["game"]["history_count"] == 2, "the roll undone is not played"
+
+
+def test_the_page_says_what_undo_took_back(served, service):
+    """Every phone at the table sees what the Undo tapped on one of them took back, not a board that changed
+    without a word."""
+    base, _ = served()
+    assert service.table.request({"do": "start", "game": "mountain-goats",
+                                  "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
+    assert post(base, {"do": "dice", "values": [1, 2, 3, 4]})["ok"]
+    assert post(base, {"do": "play", "action": page(base)["game"]["legal"][0]["action"]})["ok"]
+    move = page(base)["game"]["history"][-1]["text"]
+    assert post(base, {"do": "undo"})["ok"]
+    assert page(base)["notice"] == f"Undone: {move}"
+    assert service.table.submit(pips(5, 5, 6, 6)).result(5).ok
+    assert post(base, {"do": "undo"})["ok"]
+    assert page(base)["notice"] == "Undone: the roll the camera read (5 5 6 6)"
+
+
+def test_the_page_says_undo_asked_the_squeak_again(served, service):
+    base, _ = served()
+    start_banana(service.table)
+    knocked_between_duels(service.table)
+    assert post(base, {"do": "choose", "option": "nobody"})["ok"]
+    assert post(base, {"do": "undo"})["ok"]
+    assert page(base)["notice"] == "Undone: the answer; the question is asked again"
+    assert post(base, {"do": "undo"})["ok"]
+    assert page(base)["notice"] == "Undone: the squeak (nothing was played)"
