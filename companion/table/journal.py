@@ -16,7 +16,8 @@ Tables:
   away with no step (a squeak nobody made), for the history and for debugging.
 - meta(key, value): the current game, the position reached in a replayed recording, the question asked, and
   `unstepped`: what changed with no step since the last step (a question asked or put away, an event kept),
-  with what was there before, which undo puts back first. A step that answered a question keeps it in its info (`asked`, with its `actions`).
+  with what was there before, which undo puts back first. A step that answered a question keeps it in its
+  info (`asked`, with its `actions`).
 """
 from __future__ import annotations
 

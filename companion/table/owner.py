@@ -760,7 +760,8 @@ def _undone_words(unstepped: dict[str, Any], question: dict[str, Any] | None,
     if unstepped["question"] is not None:
         return ("the answer; the question is asked again" if question is None
                 else "the last question; the one before is asked again")
-    what = {"squeak": "the squeak", "dice": "the roll the camera read"}.get((question or {}).get("kind"), "the question")
+    kind = (question or {}).get("kind")
+    what = {"squeak": "the squeak", "dice": "the roll the camera read"}.get(kind, "the question")
     return f"{what} (nothing was played)"
 
 
