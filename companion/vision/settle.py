@@ -12,6 +12,9 @@ the picture of that roll, and what is read is a new roll only if some die lies e
 face (`part_of_the_roll`). So the same dice lying still, a hand passing by, a lamp switched on, an arm's
 shadow, a bumped table, a sleeve nudging a die, or some of the dice taken out do not fire again; picking
 the dice up and rolling again does.
+
+With `reading` off (a game without pip dice on the table) the tray is watched but never read: each still
+tray is taken as seen, so what lies there when reading starts again is read only once it has moved.
 """
 from __future__ import annotations
 
@@ -123,6 +126,7 @@ class SettleDetector:
         self._last_read: tuple[DieReading, ...] = ()
         self._told = False
         self.moving = False
+        self.reading = True
 
     def remember(self, dice) -> None:
         """The dice of the roll the game took, told by the table (after a restart, the last roll's dice lie
@@ -162,6 +166,9 @@ class SettleDetector:
             return None
         self._checked_this_still = True
         if self._fired_picture is not None and not self.meter.differ(picture, self._fired_picture):
+            return None
+        if not self.reading:  # seen, not read: these dice lying there when reading starts again are no roll
+            self._fired_picture = picture
             return None
         dice = tuple(self.reader.read(frame.image, self.tray))
         if not dice:
