@@ -259,6 +259,10 @@ class CameraFeed:
     def reading_jpeg(self) -> bytes | None:
         return self._reading_jpeg
 
+    def read_pip_dice(self, on: bool) -> None:
+        """Whether the game on the table takes pip dice: if not, none are read (DicePipeline.read_pip_dice)."""
+        self.pipeline.read_pip_dice(on)
+
     @property
     def tray(self) -> tuple[int, int, int, int] | None:
         """The tray set by hand that is read in; None: found on its own."""
@@ -350,10 +354,12 @@ def _support_missing(exc: Exception) -> bool:
     return isinstance(exc, CameraSupportMissing)
 
 
-def open_camera(settings, sink: Callable[[Event], Any], record_dir=None, last_roll: Iterable[Any] = ()) -> CameraFeed:
+def open_camera(settings, sink: Callable[[Event], Any], record_dir=None, last_roll: Iterable[Any] = (),
+                pip_dice: bool = True) -> CameraFeed:
     """The camera the settings name (camera.source), reading pip dice, started. Raises with a message
     naming what to check when there is no camera. `last_roll`: the dice (DieReadings) the game in play
-    read last, which still lying in the tray after a restart are not the next roll."""
+    read last, which still lying in the tray after a restart are not the next roll; `pip_dice`: whether
+    the game in play takes pip dice (if not, none are read from the first frame on)."""
     from ..cli import is_live_camera
 
     try:
@@ -382,6 +388,7 @@ def open_camera(settings, sink: Callable[[Event], Any], record_dir=None, last_ro
                                       zones=dice_zones(settings, sink),
                                       on_event=sink)
     pipeline.remember_roll(last_roll)
+    pipeline.read_pip_dice(pip_dice)
     spec = camera["source"]
     feed = CameraFeed(pipeline, sink, recorder, tray_choice, live=is_live_camera(spec), camera_name=spec)
     if record_dir is not None:

@@ -19,13 +19,15 @@ cannot attribute becomes a question on the page instead of an action.
   camera quiet for a second) is not judged on a guess: the page asks, and that side is judged on the nine
   dice a person taps. The squeak that ends a duel is the first hand on the banana: another squeak within
   `SAME_RACE_NS` is the other hand arriving late and counts for nothing, and a squeak while the dice still
-  lie as that duel ended (nobody has rolled since) is judged on no dice at all. While a squeak is asked
-  about, a later one is not judged: it would be scored to that duel's rollers.
+  lie as that duel ended (nobody has rolled since) is judged on no dice at all. A side whose dice lie
+  unmoved since before the duel began (never picked up: the last duel's roll) shows no combination of this
+  duel. While a squeak is asked about, a later one is not judged: it would be scored to that duel's rollers.
 """
 from __future__ import annotations
 
 import bisect
 import dataclasses
+from collections import Counter
 from typing import Any, Callable, Sequence
 
 from ..events import (BallEntered, BallLanded, BananaSqueaked, DiceSettled, DieReading, Event, ZoneState)
@@ -87,13 +89,15 @@ class ZoneHistory:
     A zone's states come in time order from one camera; a state older than the zone's last one means a new
     clock (the demo or a replay starting over), and everything kept from the old clock is dropped. The camera
     sends every zone's state with every frame, so a state more than `fresh_ns` before a moment is not what
-    the zone showed then: the camera had stopped."""
+    the zone showed then: the camera had stopped. Each state also keeps since when the zone's dice have lain
+    as they lie (`lying_since`), over any number of seconds, so long as the camera saw them all along."""
 
     def __init__(self, keep_ns: int = 10_000_000_000, fresh_ns: int = 1_000_000_000):
         self.keep_ns = keep_ns
         self.fresh_ns = fresh_ns
         self._times: dict[str, list[int]] = {}
         self._faces: dict[str, list[tuple[DieReading, ...]]] = {}
+        self._since: dict[str, list[int]] = {}
 
     def __len__(self) -> int:
         return sum(len(times) for times in self._times.values())
@@ -101,17 +105,21 @@ class ZoneHistory:
     def clear(self) -> None:
         self._times.clear()
         self._faces.clear()
+        self._since.clear()
 
     def add(self, event: ZoneState) -> None:
         if self._times.get(event.zone) and event.t < self._times[event.zone][-1]:
             self.clear()
         times = self._times.setdefault(event.zone, [])
         faces = self._faces.setdefault(event.zone, [])
+        since = self._since.setdefault(event.zone, [])
+        lying = times and event.t - times[-1] <= self.fresh_ns and _lie_alike(event.dice, faces[-1])
+        since.append(since[-1] if lying else event.t)
         times.append(event.t)
         faces.append(event.dice)
         cut = bisect.bisect_left(times, event.t - self.keep_ns)
         if cut:
-            del times[:cut], faces[:cut]
+            del times[:cut], faces[:cut], since[:cut]
 
     def at(self, zone: str, t: int) -> tuple[DieReading, ...] | None:
         """The last state of `zone` seen at or before `t`, or None when nothing was seen lately."""
@@ -119,10 +127,24 @@ class ZoneHistory:
         at = bisect.bisect_right(times, t)
         return self._faces[zone][at - 1] if at and t - times[at - 1] <= self.fresh_ns else None
 
+    def lying_since(self, zone: str, t: int) -> int | None:
+        """Since when the dice `zone` showed at `t` had lain there, none picked up or turned; None when
+        nothing was seen lately."""
+        times = self._times.get(zone, [])
+        at = bisect.bisect_right(times, t)
+        return self._since[zone][at - 1] if at and t - times[at - 1] <= self.fresh_ns else None
+
     def behind(self, t: int) -> bool:
         """Whether the camera, running, has not yet sent the zones' frames of moment `t`: some zone's last
         state is before `t` but recent."""
         return any(times and 0 < t - times[-1] <= self.fresh_ns for times in self._times.values())
+
+
+def _lie_alike(dice: tuple[DieReading, ...], before: tuple[DieReading, ...]) -> bool:
+    """Whether `dice` can be the dice `before` still lying: as many (none picked up), and each read surely
+    showing one of their faces (a die read unsure for a frame, under a passing shadow, is not a die rolled)."""
+    sure = Counter(str(d.value) for d in dice if not d.unsure)
+    return len(dice) == len(before) and not sure - Counter(str(d.value) for d in before)
 
 
 class DuelDice:
@@ -352,22 +374,35 @@ def squeak_decision(state: State, event: BananaSqueaked, zones: ZoneHistory,
         return Hold("The banana squeaked: it is judged once the camera's picture of that moment is read")
     fruit = zones.at("fruit", event.t)
     matcho = zones.at("matcho", event.t)
-    if ended is not None and fruit is not None and matcho is not None and \
-            (_faces(fruit), _faces(matcho)) == (_faces(zones.at("fruit", ended)), _faces(zones.at("matcho", ended))):
+    unrolled = unrolled_sides(zones, event.t, ended)
+    if len(unrolled) == 2 or (ended is not None and fruit is not None and matcho is not None and (
+            (_faces(fruit), _faces(matcho)) == (_faces(zones.at("fruit", ended)), _faces(zones.at("matcho", ended))))):
         return who_squeaked(event.t, "The banana squeaked, but the dice lie as they did when the last duel ended: "
                                      "nobody has rolled yet. Who squeaked?")
     if fruit is None and matcho is None:
         return judge_squeak(state, event.t, (None, "the camera has not seen the dice"), (None, ""))
-    return judge_squeak(state, event.t, seen_faces("fruit", fruit), seen_faces("matcho", matcho))
+    sides = {side: (None, "") if side in unrolled else seen_faces(side, dice)
+             for side, dice in (("fruit", fruit), ("matcho", matcho))}
+    return judge_squeak(state, event.t, sides["fruit"], sides["matcho"], unrolled)
+
+
+def unrolled_sides(zones: ZoneHistory, t: int, duel_began: int | None) -> list[str]:
+    """The sides whose dice lay at `t` as they had since before the duel began (at `duel_began`), never
+    picked up: the last duel's roll, not this duel's."""
+    if duel_began is None:
+        return []
+    return [side for side in ("fruit", "matcho")
+            if (since := zones.lying_since(side, t)) is not None and since <= duel_began]
 
 
 def judge_squeak(state: State, t: int, fruit: tuple[list[str] | None, str],
-                 matcho: tuple[list[str] | None, str]) -> Decision:
+                 matcho: tuple[list[str] | None, str], unrolled: Sequence[str] = ()) -> Decision:
     """The squeak heard at `t`, judged on each side's (faces, why they are not known): played when the dice
-    say who may have squeaked, else asked."""
+    say who may have squeaked, else asked. A side in `unrolled` has not rolled in this duel: no combination."""
     from ..games import banana_matcho
 
-    unknown = [side for side, (faces, _) in (("fruit", fruit), ("matcho", matcho)) if faces is None]
+    unknown = [side for side, (faces, _) in (("fruit", fruit), ("matcho", matcho))
+               if faces is None and side not in unrolled]
     if unknown:
         why = " and ".join(reason for faces, reason in (fruit, matcho) if faces is None and reason)
         ask = ("First " + TAP_THE_DICE + "." if len(unknown) == 2 else
@@ -376,8 +411,9 @@ def judge_squeak(state: State, t: int, fruit: tuple[list[str] | None, str],
     verdict = banana_matcho.arbitrate(fruit[0], matcho[0])
     if verdict in ("fruit", "matcho"):
         return squeak_play(state, verdict, fruit[0], matcho[0], t)
+    lying = "".join(f" (the {SIDE_NAMES[side]} dice still lie as the last duel left them)" for side in unrolled)
     text = {"both": "Both sides have a combination. Who squeaked first?",
-            "neither": "Nobody has a combination yet: whoever squeaked goes one space down. Who squeaked?"}
+            "neither": f"Nobody has a combination yet{lying}: whoever squeaked goes one space down. Who squeaked?"}
     return who_squeaked(t, text.get(verdict, f"Who squeaked? ({verdict})"), fruit[0], matcho[0])
 
 

@@ -307,9 +307,14 @@ class Table:
             return False, ("the banana squeaked again right after the squeak waiting for the camera's picture: only "
                            "the first hand on the banana counts")
         decision = decide(game.state, event, self.zones, game.history, self.question)
+        another = self._another_ball(event, decision)
+        if another:
+            self.notice = another
+            self._persist_position()
+            return True, another
         replaced = self.held if self.held is not None and type(self.held[0]) is type(event) else None
         if replaced:
-            self.held = None  # a roll thrown again, a second ball: the later one counts
+            self.held = None  # a roll thrown again: the later one counts
         if isinstance(decision, Hold):
             self._hold(event, decision.reason, replaced)
             return True, decision.reason
@@ -399,6 +404,18 @@ class Table:
             tx.set_meta("unstepped", json.dumps(unstepped))
             self._write_position(tx)
         self.held, self.notice, self.unstepped = held, reason, unstepped
+
+    def _another_ball(self, event: Event, decision: Decision) -> str:
+        """A ball entering while one kept for its colour waits is the next turn's, dropped before the first
+        one's colour was tapped: the colour tapped next is the first ball's, so that one is kept with its
+        opening, and this one is told, to be tapped once the first ball's turn is done. "" for any other."""
+        if not (isinstance(event, BallEntered) and isinstance(decision, Hold) and self.held is not None
+                and isinstance(self.held[0], BallEntered)):
+            return ""
+        first = self.held[0].opening
+        return (f"Another ball went into opening {event.opening} while the ball in opening {first} waits: tap the "
+                f"colour of the ball in opening {first}, then what it hit; then this ball's colour and opening "
+                f"{event.opening}")
 
     def _landed_while_kept(self, event: Event) -> str:
         """A ball kept for its colour runs through long before a person taps it: its landing is told as that

@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from ..config import Settings
 from ..events import CameraHealth, DieReading, Event, SensorHealth
+from ..games import registry
 from .journal import Journal
 from .owner import Table
 
@@ -73,8 +74,12 @@ class Service:
             self.table.submit(SensorHealth(t=time.monotonic_ns(), sensor="kit", state="error", message=message))
 
     def _tell_the_camera(self, view: dict[str, Any]) -> None:
-        """The camera is told each roll the game takes, as the camera saw its dice (typed after a question
-        included): dice left of it are then not a new roll, and the dice of a roll it only asked about are."""
+        """The camera is told whether the game on the table takes pip dice, and each roll the game takes, as
+        the camera saw its dice (typed after a question included): dice left of it are then not a new roll,
+        and the dice of a roll it only asked about are."""
+        read_pip_dice = getattr(self.camera, "read_pip_dice", None)
+        if read_pip_dice is not None:
+            read_pip_dice(_reads_pip_dice(view))
         taken, dice = _roll_taken(view)
         if taken is None or taken == self._told:
             return
@@ -87,14 +92,25 @@ class Service:
         try:
             from .camera import open_camera
 
-            taken, dice = _roll_taken(self.table.view())  # told before the camera's first frame
-            self.camera = open_camera(self.settings, self.table.submit, record_dir=self.record_dir, last_roll=dice)
+            view = self.table.view()  # told before the camera's first frame
+            taken, dice = _roll_taken(view)
+            self.camera = open_camera(self.settings, self.table.submit, record_dir=self.record_dir, last_roll=dice,
+                                      pip_dice=_reads_pip_dice(view))
             self._told = taken
             self.table.listen(self._tell_the_camera)
+            self._tell_the_camera(self.table.view())  # a game started or ended while the camera opened
         except Exception as exc:
             message = f"no camera: {exc}. Type the dice on the page instead."
             self.messages["camera"] = message
             self.table.submit(CameraHealth(t=time.monotonic_ns(), state="missing", message=message))
+
+
+def _reads_pip_dice(view: dict[str, Any]) -> bool:
+    """Whether the camera reads pip dice for the game on the table: not for a game without them (Banana
+    Matcho's fruit dice read as "pips" on the page's live view); with no game, as ever, so a person setting up
+    the camera sees the dice read."""
+    game = view.get("game")
+    return game is None or registry.get_game(game["name"]).takes_pip_dice
 
 
 def _roll_taken(view: dict[str, Any]) -> tuple[tuple[Any, ...] | None, tuple[DieReading, ...]]:

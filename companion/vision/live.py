@@ -73,6 +73,17 @@ class DicePipeline:
         if self.settle is not None:
             self.settle.remember(dice)
 
+    def read_pip_dice(self, on: bool) -> None:
+        """Whether settled rolls are read (the game on the table takes pip dice): off, the pip reader does not
+        run (it finds "pips" on fruit dice, and costs a Pi its CPU) and the live view shows no pip dice; the
+        tray is still watched, so the dice lying there when it is on again are not a new roll."""
+        if self.settle is None or self.settle.reading == on:
+            return
+        self.settle.reading = on
+        if not on:
+            with self._lock:
+                self._shown, self._jpeg = (), None
+
     def set_tray(self, box: Box | None) -> None:
         """A tray set by hand, from the next frame on; None: found on its own if the pipeline finds trays
         (`auto_tray`: a box given still comes first), else the whole frame."""
@@ -166,7 +177,7 @@ class DicePipeline:
         self._look_for_the_tray(frame)
         if self.settle is not None:
             settled = self.settle.feed(frame)
-            if self.settle.moving:
+            if self.settle.moving or not self.settle.reading:
                 shown = ()
             if settled is not None:
                 events.append(settled)

@@ -10,8 +10,12 @@ once and one `DiceSettled` is produced, if the reader found dice. While dice rol
 tray nothing is produced. After a roll has fired, the tray is read again only once it has changed against
 the picture of that roll, and what is read is a new roll only if some die lies elsewhere or shows another
 face (`part_of_the_roll`). So the same dice lying still, a hand passing by, a lamp switched on, an arm's
-shadow, a bumped table, a sleeve nudging a die, or some of the dice taken out do not fire again; picking
-the dice up and rolling again does.
+shadow, a bumped table, a sleeve nudging a die, some of the dice taken out, or a camera nudged on its mount
+or back at another size (the dice all moved alike: `seen_anew`) do not fire again; picking the dice up and
+rolling again does.
+
+With `reading` off (a game without pip dice on the table) the tray is watched but never read: each still
+tray is taken as seen, so what lies there when reading starts again is read only once it has moved.
 """
 from __future__ import annotations
 
@@ -48,6 +52,44 @@ def _unmatched(dice, roll) -> list[DieReading] | None:
             return None
         left.remove(min(near, key=lambda old: math.dist(die.center, old.center)))
     return left
+
+
+def seen_anew(dice, roll) -> list[DieReading] | None:
+    """`_unmatched` for a camera nudged on its mount or back at another size since `roll` was read: the dice
+    of the roll (or some of them) where one shift and one scale, the same for all, put them. The dice of the
+    roll left over, where the camera sees them now; None if no such move makes every die of `dice` match.
+
+    Tried with two dice or more (any shift puts one die thrown again where the roll's lay) and anchored on a
+    die read surely. Two dice thrown again that land as the two before lay, one shifted as the other, and show
+    their faces: about once in 4,000 throws in a tray a dozen faces across, against a roll played twice at
+    every nudge."""
+    anchor = next((d for d in dice if not d.unsure), None)
+    if anchor is None or len(dice) < 2 or len(dice) > len(roll):
+        return None
+    scale = _face(dice) / _face(roll)
+    if abs(scale - 1) < NUDGE_SCALE:
+        scale = 1.0
+    for old in roll:
+        if old.value != anchor.value and not old.unsure:
+            continue
+        dx, dy = anchor.center[0] - scale * old.center[0], anchor.center[1] - scale * old.center[1]
+        left = _unmatched(dice, [_moved(d, scale, dx, dy) for d in roll])
+        if left is not None:
+            return left
+    return None
+
+
+NUDGE_SCALE = 0.1  # faces read this much larger or smaller are the same size: the camera was nudged, not resized
+
+
+def _face(dice) -> float:
+    return float(np.median([max(d.box[2] - d.box[0], d.box[3] - d.box[1], 1.0) for d in dice]))
+
+
+def _moved(die: DieReading, scale: float, dx: float, dy: float) -> DieReading:
+    x0, y0, x1, y1 = die.box
+    return dataclasses.replace(die, center=(scale * die.center[0] + dx, scale * die.center[1] + dy),
+                               box=(scale * x0 + dx, scale * y0 + dy, scale * x1 + dx, scale * y1 + dy))
 
 
 def _same_die(die: DieReading, old: DieReading) -> bool:
@@ -123,6 +165,7 @@ class SettleDetector:
         self._last_read: tuple[DieReading, ...] = ()
         self._told = False
         self.moving = False
+        self.reading = True
 
     def remember(self, dice) -> None:
         """The dice of the roll the game took, told by the table (after a restart, the last roll's dice lie
@@ -163,6 +206,9 @@ class SettleDetector:
         self._checked_this_still = True
         if self._fired_picture is not None and not self.meter.differ(picture, self._fired_picture):
             return None
+        if not self.reading:  # seen, not read: these dice lying there when reading starts again are no roll
+            self._fired_picture = picture
+            return None
         dice = tuple(self.reader.read(frame.image, self.tray))
         if not dice:
             return None
@@ -170,10 +216,12 @@ class SettleDetector:
         roll, last = self._roll, self._last_read
         self._last_read = dice
         left = _unmatched(dice, roll)
+        if left is None:
+            left = seen_anew(dice, roll)
         if left is not None:  # part of the roll: those dice where they are read, and the ones no read matched
             self._roll = dice + tuple(left)  # (hidden by a hand, or missed) where they lay, so they still count
             return None
-        if len(dice) == len(last) and part_of_the_roll(dice, last):
+        if len(dice) == len(last) and (part_of_the_roll(dice, last) or seen_anew(dice, last) is not None):
             return None
         if not self._told:
             self._roll = dice

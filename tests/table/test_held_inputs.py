@@ -132,6 +132,23 @@ def test_a_ball_dropped_before_its_colour_is_tapped_goes_in_once_it_is(tmp_path)
         table.stop()
 
 
+def test_a_second_ball_dropped_before_the_first_ones_colour_is_tapped_leaves_the_first_its_opening(tmp_path):
+    """Ada's red ball went into opening 4, Ben's into opening 2 before anyone tapped Ada's colour: the history
+    said "Put the red ball in opening 2" (the later ball took the place of the one kept)."""
+    table = Table(Journal(tmp_path)).start()
+    try:
+        assert table.request({"do": "start", "game": "magic-mountain", "players": PLAYERS}).ok
+        assert table.submit(BallEntered(t=5_000_000_000, opening=4)).result(5).ok
+        assert table.submit(BallEntered(t=6_000_000_000, opening=2)).result(5).ok
+        notice = table.view()["notice"]
+        assert "opening 2" in notice and "colour of the ball in opening 4" in notice, notice
+        assert table.request({"do": "dice", "values": ["red"]}).ok
+        assert table.view()["game"]["history"][-1]["text"] == "Put the red ball in opening 4"
+        assert table.view()["game"]["chance"]["kind"] == "hits"
+    finally:
+        table.stop()
+
+
 def test_a_kept_ball_that_reaches_the_bottom_is_not_called_no_ball(tmp_path):
     """The ball runs through in a second or two, long before a person taps its colour: the page must not
     say that no ball was in play, and the ball still goes in once its colour is tapped."""

@@ -74,9 +74,7 @@ class BananaMatchoState(State):
 
     def verdict(self) -> str:
         """Who can have squeaked legitimately now: "fruit", "matcho", "both" or "neither" (see arbitrate)."""
-        if self.fruit is not None:
-            return arbitrate(self.fruit, self.matcho or (BLANK,) * 3)
-        return "matcho" if self.matchos_showing() == 3 else "neither"
+        return arbitrate(self.fruit, self.matcho or None)
 
     def squeak_action(self) -> Squeak | None:
         """The squeak to apply when the banana squeaks: the side that alone can have squeaked legitimately;

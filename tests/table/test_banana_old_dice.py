@@ -1,0 +1,76 @@
+"""Banana Matcho through the real zones and the table: a new duel does not count dice still lying, never
+picked up, from the duel before. Ben won duel 1 with three Matchos; in duel 2 Ada rolls the Matcho dice, but
+before she picks them up Ben (now rolling the fruit dice) squeaks with nothing: Ada climbed on Ben's three
+Matchos of the duel before. Dice picked up and rolled in the duel are judged as ever."""
+from __future__ import annotations
+
+from companion.events import BananaSqueaked
+from companion.table.journal import Journal
+from companion.table.owner import Table
+from companion.vision.sources import Frame
+from tests.table.banana_dice import MS, table_image, teach, tracker
+
+CO, ST, OR, BA, PI, PA = "coconut", "starfruit", "orange", "banana", "pineapple", "papaya"
+NOTHING = [CO, CO, ST, ST, OR, BA]  # two pairs: no combination
+ALSO_NOTHING = [PI, PI, PA, PA, OR, BA]
+THREE_MATCHOS = ["matcho"] * 3
+SPLIT_X = 755  # between the drawn trays' fruit and Matcho zones
+
+
+def tray(fruit_seed: int, fruit: list[str], matcho_seed: int, matcho: list[str]):
+    """The fruit dice as thrown with `fruit_seed`, the Matcho dice as thrown with `matcho_seed`: each side's
+    dice lie where they lay for as long as its seed stays."""
+    image = table_image(fruit_seed, fruit, THREE_MATCHOS)
+    image[:, SPLIT_X:] = table_image(matcho_seed, NOTHING, matcho)[:, SPLIT_X:]
+    return image
+
+
+class Camera:
+    """The zones read frame by frame, 10 a second, into the table."""
+
+    def __init__(self, table, zones):
+        self.table, self.zones, self.t = table, zones, 0
+
+    def shows(self, image, seconds: float) -> None:
+        for _ in range(round(seconds * 10)):
+            self.t += 100 * MS
+            for state in self.zones.feed(Frame(self.t, image)):
+                self.table.submit(state).result(5)
+
+    def squeak(self, image) -> None:
+        """The banana slapped just after the last frame; judged on the frame after it."""
+        self.table.submit(BananaSqueaked(t=self.t + 50 * MS)).result(5)
+        self.shows(image, 0.1)
+
+
+def test_matchos_left_lying_from_the_last_duel_give_the_new_matcho_roller_no_climb(tmp_path):
+    teach(tmp_path / "state")
+    table = Table(Journal(tmp_path / "journal")).start()
+    camera = Camera(table, tracker(tmp_path / "state"))
+    try:
+        assert table.request({"do": "start", "game": "banana-matcho",
+                              "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
+        duel_1 = tray(1, NOTHING, 2, THREE_MATCHOS)
+        camera.shows(duel_1, 0.6)
+        camera.squeak(duel_1)
+        assert table.view()["game"]["scores"] == [0, 1], "duel 1: Ben's three Matchos climb"
+
+        camera.shows(tray(1, [], 2, THREE_MATCHOS), 0.5)  # Ben picks up the fruit dice; Ada has not yet
+        duel_2 = tray(3, ALSO_NOTHING, 2, THREE_MATCHOS)
+        camera.shows(duel_2, 1.5)
+        camera.squeak(duel_2)  # Ben, with nothing
+        view = table.view()
+        assert view["game"]["scores"] == [0, 1], [step["text"] for step in view["game"]["history"]]
+        assert view["question"] and view["question"]["text"].startswith("Nobody has a combination yet"), \
+            view["question"]
+        assert table.request({"do": "choose", "option": "fruit"}).ok
+        assert table.view()["game"]["scores"] == [0, 0], "Ben's squeak: Continue, one space down"
+
+        camera.shows(tray(3, ALSO_NOTHING, 4, []), 0.5)  # Ada picks up the Matcho dice at last
+        rolled = tray(3, ALSO_NOTHING, 5, THREE_MATCHOS)
+        camera.shows(rolled, 0.6)
+        camera.squeak(rolled)
+        view = table.view()
+        assert view["question"] is None and view["game"]["scores"] == [1, 0], "Ada's three Matchos of this duel climb"
+    finally:
+        table.stop()
