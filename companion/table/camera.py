@@ -350,10 +350,12 @@ def _support_missing(exc: Exception) -> bool:
     return isinstance(exc, CameraSupportMissing)
 
 
-def open_camera(settings, sink: Callable[[Event], Any], record_dir=None, last_roll: Iterable[Any] = ()) -> CameraFeed:
+def open_camera(settings, sink: Callable[[Event], Any], record_dir=None, last_roll: Iterable[Any] = (),
+                zones_read: bool = True) -> CameraFeed:
     """The camera the settings name (camera.source), reading pip dice, started. Raises with a message
     naming what to check when there is no camera. `last_roll`: the dice (DieReadings) the game in play
-    read last, which still lying in the tray after a restart are not the next roll."""
+    read last, which still lying in the tray after a restart are not the next roll. `zones_read`: whether the
+    dice zones (camera.zones) are read from the first frame (see DicePipeline.read_zones)."""
     from ..cli import is_live_camera
 
     try:
@@ -382,6 +384,7 @@ def open_camera(settings, sink: Callable[[Event], Any], record_dir=None, last_ro
                                       zones=dice_zones(settings, sink),
                                       on_event=sink)
     pipeline.remember_roll(last_roll)
+    pipeline.read_zones(zones_read)
     spec = camera["source"]
     feed = CameraFeed(pipeline, sink, recorder, tray_choice, live=is_live_camera(spec), camera_name=spec)
     if record_dir is not None:

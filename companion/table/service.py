@@ -16,6 +16,7 @@ from .journal import Journal
 from .owner import Table
 
 log = logging.getLogger(__name__)
+ZONE_GAMES = ("banana-matcho",)  # the games whose dice the camera reads in zones (camera.zones)
 
 
 class Service:
@@ -73,8 +74,12 @@ class Service:
             self.table.submit(SensorHealth(t=time.monotonic_ns(), sensor="kit", state="error", message=message))
 
     def _tell_the_camera(self, view: dict[str, Any]) -> None:
-        """The camera is told each roll the game takes, as the camera saw its dice (typed after a question
-        included): dice left of it are then not a new roll, and the dice of a roll it only asked about are."""
+        """The camera is told whether the game in play reads the dice zones (Banana Matcho's), and each roll the
+        game takes, as the camera saw its dice (typed after a question included): dice left of it are then not
+        a new roll, and the dice of a roll it only asked about are."""
+        pipeline = getattr(self.camera, "pipeline", None)
+        if pipeline is not None:
+            pipeline.read_zones((view.get("game") or {}).get("name") in ZONE_GAMES)
         taken, dice = _roll_taken(view)
         if taken is None or taken == self._told:
             return
@@ -88,7 +93,8 @@ class Service:
             from .camera import open_camera
 
             taken, dice = _roll_taken(self.table.view())  # told before the camera's first frame
-            self.camera = open_camera(self.settings, self.table.submit, record_dir=self.record_dir, last_roll=dice)
+            self.camera = open_camera(self.settings, self.table.submit, record_dir=self.record_dir, last_roll=dice,
+                                      zones_read=(self.table.view().get("game") or {}).get("name") in ZONE_GAMES)
             self._told = taken
             self.table.listen(self._tell_the_camera)
         except Exception as exc:
