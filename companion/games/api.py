@@ -358,6 +358,9 @@ class Game(ABC):
     # Whether the camera's pip dice rolls (DiceSettled) can be this game's. Banana Matcho's fruit and Matcho
     # dice are read in their zones; Magic Mountain has no dice: a pip roll read there is the reader's mistake.
     takes_pip_dice: ClassVar[bool] = True
+    # Whether the camera reads the dice zones (camera.zones) for this game: they cost the most of a frame's
+    # reading, and only Banana Matcho's duel is read there.
+    reads_dice_zones: ClassVar[bool] = False
     actions: ClassVar[ActionCodec]
 
     @abstractmethod

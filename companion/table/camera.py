@@ -355,11 +355,12 @@ def _support_missing(exc: Exception) -> bool:
 
 
 def open_camera(settings, sink: Callable[[Event], Any], record_dir=None, last_roll: Iterable[Any] = (),
-                pip_dice: bool = True) -> CameraFeed:
+                pip_dice: bool = True, zones_read: bool = True) -> CameraFeed:
     """The camera the settings name (camera.source), reading pip dice, started. Raises with a message
     naming what to check when there is no camera. `last_roll`: the dice (DieReadings) the game in play
     read last, which still lying in the tray after a restart are not the next roll; `pip_dice`: whether
-    the game in play takes pip dice (if not, none are read from the first frame on)."""
+    the game in play takes pip dice (if not, none are read from the first frame on); `zones_read`: whether
+    the dice zones (camera.zones) are read from the first frame (see DicePipeline.read_zones)."""
     from ..cli import is_live_camera
 
     try:
@@ -389,6 +390,7 @@ def open_camera(settings, sink: Callable[[Event], Any], record_dir=None, last_ro
                                       on_event=sink)
     pipeline.remember_roll(last_roll)
     pipeline.read_pip_dice(pip_dice)
+    pipeline.read_zones(zones_read)
     spec = camera["source"]
     feed = CameraFeed(pipeline, sink, recorder, tray_choice, live=is_live_camera(spec), camera_name=spec)
     if record_dir is not None:

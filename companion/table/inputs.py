@@ -89,12 +89,17 @@ class ZoneHistory:
     A zone's states come in time order from one camera; a state older than the zone's last one means a new
     clock (the demo or a replay starting over), and everything kept from the old clock is dropped. The camera
     sends every zone's state with every frame, so a state more than `fresh_ns` before a moment is not what
-    the zone showed then: the camera had stopped. Each state also keeps since when the zone's dice have lain
-    as they lie (`lying_since`), over any number of seconds, so long as the camera saw them all along."""
+    the zone showed then: the camera had stopped. A camera that sent a frame within `reading_ns` still counts
+    as reading the next one: a busy Pi can take over a second for a frame, and a camera is called stuck only
+    after 5 s without one (companion.table.camera.STUCK_AFTER_S). Each state also keeps since when the zone's
+    dice have lain as they lie (`lying_since`), over any number of seconds, so long as the camera saw them all
+    along."""
 
-    def __init__(self, keep_ns: int = 10_000_000_000, fresh_ns: int = 1_000_000_000):
+    def __init__(self, keep_ns: int = 10_000_000_000, fresh_ns: int = 1_000_000_000,
+                 reading_ns: int = 5_000_000_000):
         self.keep_ns = keep_ns
         self.fresh_ns = fresh_ns
+        self.reading_ns = reading_ns
         self._times: dict[str, list[int]] = {}
         self._faces: dict[str, list[tuple[DieReading, ...]]] = {}
         self._since: dict[str, list[int]] = {}
@@ -136,8 +141,8 @@ class ZoneHistory:
 
     def behind(self, t: int) -> bool:
         """Whether the camera, running, has not yet sent the zones' frames of moment `t`: some zone's last
-        state is before `t` but recent."""
-        return any(times and 0 < t - times[-1] <= self.fresh_ns for times in self._times.values())
+        state is before `t`, within `reading_ns`."""
+        return any(times and 0 < t - times[-1] <= self.reading_ns for times in self._times.values())
 
 
 def _lie_alike(dice: tuple[DieReading, ...], before: tuple[DieReading, ...]) -> bool:

@@ -207,7 +207,8 @@ def roll_differences(recorded: list[Event], reread: list[Event]) -> list[str]:
 
 
 def zone_differences(recorded: list[Event], reread: list[Event]) -> list[str]:
-    """Zone by zone, the stretches of time where the recorded and re-read faces differ, one line each."""
+    """Zone by zone, the stretches of time where the recorded and re-read faces differ, one line each. Only the
+    frames whose zones the live camera read are compared: it reads them only while Banana Matcho is played."""
     def by_time(events):
         table: dict[str, dict[int, tuple]] = {}
         for e in events:
@@ -216,9 +217,10 @@ def zone_differences(recorded: list[Event], reread: list[Event]) -> list[str]:
         return table
 
     was, now = by_time(recorded), by_time(reread)
+    read_live = {t for states in was.values() for t in states}
     out = []
     for zone in sorted(set(was) | set(now)):
-        times = sorted(set(was.get(zone, {})) | set(now.get(zone, {})))
+        times = sorted(read_live & (set(was.get(zone, {})) | set(now.get(zone, {}))))
         run: list = []
         for t in times + [None]:
             a = was.get(zone, {}).get(t) if t is not None else None

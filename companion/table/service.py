@@ -74,12 +74,15 @@ class Service:
             self.table.submit(SensorHealth(t=time.monotonic_ns(), sensor="kit", state="error", message=message))
 
     def _tell_the_camera(self, view: dict[str, Any]) -> None:
-        """The camera is told whether the game on the table takes pip dice, and each roll the game takes, as
-        the camera saw its dice (typed after a question included): dice left of it are then not a new roll,
-        and the dice of a roll it only asked about are."""
+        """The camera is told whether the game on the table takes pip dice and whether it reads the dice zones
+        (Banana Matcho's), and each roll the game takes, as the camera saw its dice (typed after a question
+        included): dice left of it are then not a new roll, and the dice of a roll it only asked about are."""
         read_pip_dice = getattr(self.camera, "read_pip_dice", None)
         if read_pip_dice is not None:
             read_pip_dice(_reads_pip_dice(view))
+        pipeline = getattr(self.camera, "pipeline", None)
+        if pipeline is not None:
+            pipeline.read_zones(_reads_zones(view))
         taken, dice = _roll_taken(view)
         if taken is None or taken == self._told:
             return
@@ -95,7 +98,7 @@ class Service:
             view = self.table.view()  # told before the camera's first frame
             taken, dice = _roll_taken(view)
             self.camera = open_camera(self.settings, self.table.submit, record_dir=self.record_dir, last_roll=dice,
-                                      pip_dice=_reads_pip_dice(view))
+                                      pip_dice=_reads_pip_dice(view), zones_read=_reads_zones(view))
             self._told = taken
             self.table.listen(self._tell_the_camera)
             self._tell_the_camera(self.table.view())  # a game started or ended while the camera opened
@@ -111,6 +114,12 @@ def _reads_pip_dice(view: dict[str, Any]) -> bool:
     the camera sees the dice read."""
     game = view.get("game")
     return game is None or registry.get_game(game["name"]).takes_pip_dice
+
+
+def _reads_zones(view: dict[str, Any]) -> bool:
+    """Whether the camera reads the dice zones for the game on the table (none with no game)."""
+    game = view.get("game")
+    return game is not None and registry.get_game(game["name"]).reads_dice_zones
 
 
 def _roll_taken(view: dict[str, Any]) -> tuple[tuple[Any, ...] | None, tuple[DieReading, ...]]:

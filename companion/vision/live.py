@@ -40,6 +40,7 @@ class DicePipeline:
         self._zones_outside = False  # the page was told that zones lie outside the picture
         self.set_tray(tray)
         self.zones = zones if isinstance(zones, ZoneTracker) else (ZoneTracker(zones) if zones else None)
+        self.reading_zones = True
         self.on_event = on_event or (lambda event: None)
         self.frames = 0
         self._size: tuple[int, ...] | None = None
@@ -83,6 +84,11 @@ class DicePipeline:
         if not on:
             with self._lock:
                 self._shown, self._jpeg = (), None
+
+    def read_zones(self, on: bool) -> None:
+        """Whether the zones are read, from the next frame on: they cost the most of a frame's reading, and only
+        Banana Matcho uses them."""
+        self.reading_zones = on
 
     def set_tray(self, box: Box | None) -> None:
         """A tray set by hand, from the next frame on; None: found on its own if the pipeline finds trays
@@ -182,7 +188,8 @@ class DicePipeline:
             if settled is not None:
                 events.append(settled)
                 shown = settled.dice
-        zone_states: list[ZoneState] = self.zones.feed(frame) if self.zones is not None else []
+        reading_zones = self.zones is not None and self.reading_zones
+        zone_states: list[ZoneState] = self.zones.feed(frame) if reading_zones else []
         events.extend(zone_states)
         with self._lock:
             self._latest = frame

@@ -160,13 +160,24 @@ def hushed_video_io() -> Iterator[None]:
         set_level(before)
 
 
-class VideoCaptureCamera:
-    """A USB (V4L2) camera through OpenCV's VideoCapture."""
+# A grab that returns sooner took a picture the driver had queued, not one that came while it waited.
+QUEUED_GRAB_S = 0.002
+MOST_QUEUED = 8  # OpenCV's V4L2 backend queues 4 buffers (CAP_PROP_BUFFERSIZE); the most it allows is 10
 
-    def __init__(self, index: int, width: int = 1280, height: int = 720):
+
+class VideoCaptureCamera:
+    """A USB (V4L2) camera through OpenCV's VideoCapture.
+
+    The driver fills its buffers as frames come and a read takes the oldest: a pipeline slower than the camera
+    (Banana Matcho's zones on a Pi) would get pictures three reads old, stamped as now. So `read` first throws
+    away the pictures queued meanwhile (`grab` returns them at once) and decodes the one it waited for."""
+
+    def __init__(self, index: int, width: int = 1280, height: int = 720,
+                 clock: Callable[[], float] = time.monotonic):
         self.index, self.width, self.height = index, width, height
         self.name = f"usb:{index}"
         self.hint = USB_HINT
+        self.clock = clock
         self._capture = None
 
     def open(self) -> None:
@@ -185,10 +196,21 @@ class VideoCaptureCamera:
     def read(self) -> np.ndarray:
         if self._capture is None:
             raise CameraFailed(f"USB camera {self.index} is not open")
-        ok, image = self._capture.read()
+        self._grab_the_newest()
+        ok, image = self._capture.retrieve()
         if not ok or image is None:
             raise CameraFailed(f"USB camera {self.index} stopped delivering frames")
         return image
+
+    def _grab_the_newest(self) -> None:
+        """Grab until a grab waits for its picture: those returned at once were queued while the pipeline read
+        the frame before (grab only takes the buffer; retrieve decodes it)."""
+        for _ in range(MOST_QUEUED + 1):
+            start = self.clock()
+            if not self._capture.grab():
+                raise CameraFailed(f"USB camera {self.index} stopped delivering frames")
+            if self.clock() - start >= QUEUED_GRAB_S:
+                return
 
     def close(self) -> None:
         if self._capture is not None:

@@ -364,3 +364,16 @@ def test_the_duel_panel_does_not_show_the_last_duels_dice_as_the_next_ones(table
     assert odds["fruit"] is None and odds["matcho"]["matchos"] == 0, "Ben and Cleo have not rolled yet"
     lying(table, 3 * S, dice(OR, OR, OR, BA, PI, PA), dice("blank", "blank", "blank"))
     assert table.view()["game"]["odds"]["fruit"]["faces"] == [OR, OR, OR, BA, PI, PA]
+
+
+def test_a_squeak_while_a_slow_camera_reads_a_frame_for_over_a_second_waits_for_that_frame(table):
+    """A Pi busy beside the camera (a browser on its screen, the first frames' models loading) can take over a
+    second for one frame. Ada's four coconuts land at 1.1 s, the camera's frame of 1.2 s is still being read
+    when she slaps at 1.3 s, and the last frame the table has is of 0.2 s: the squeak was judged at once on no
+    dice ('the camera has not seen the dice'), a frame later than a camera that kept up."""
+    lying(table, 200 * MS, dice(*NOTHING), dice("matcho", "blank", "blank"))
+    outcome = squeak(table, 1300 * MS, frame_after=False)
+    assert outcome.ok and table.view()["question"] is None, table.view()["question"]
+    lying(table, 1200 * MS, dice(CO, CO, CO, CO, ST, ST), dice("matcho", "blank", "blank"))
+    lying(table, 2400 * MS, dice(CO, CO, CO, CO, ST, ST), dice("matcho", "blank", "blank"))
+    assert scores(table) == [7, 0, 0], table.view()["question"]

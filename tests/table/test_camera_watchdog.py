@@ -290,12 +290,15 @@ def test_the_service_names_a_stuck_usb_camera_on_the_page(tmp_path, monkeypatch)
         def set(self, *a):
             return True
 
-        def read(self):
+        def grab(self):
             reads["n"] += 1
             if reads["n"] > 5:
                 release.wait()
-                return False, None
+                return False
             time.sleep(0.005)
+            return True
+
+        def retrieve(self):
             return True, noisy(rng)
 
         def release(self):

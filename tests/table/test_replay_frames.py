@@ -185,3 +185,19 @@ def test_a_synthetic_recording_with_frames_is_made_by_one_command(run_cli, tmp_p
     assert result["frames"]["frames"] == frames and result["frames"]["differences"] == []
     code, _, err = run_cli("record", "--out", str(tmp_path / "b"), "--synthetic", "banana-matcho", "--frames")
     assert code == 2 and "use matterhorn or mountain-goats" in err
+
+
+def test_replay_frames_compares_the_zones_only_where_the_live_camera_read_them():
+    """The live camera reads the dice zones only while Banana Matcho is played: re-read, the frames of a pip
+    game before it give zone states the recording never had, which are no difference; a zone read otherwise
+    than live still is."""
+    from companion.events import DieReading, ZoneState
+    from companion.table.reread import zone_differences
+
+    def states(t, fruit):
+        die = DieReading(fruit, (10.0, 10.0), (0.0, 0.0, 20.0, 20.0), 0.97)
+        return [ZoneState(t, "fruit", (die,)), ZoneState(t, "matcho", ())]
+
+    recorded = states(3, "coconut") + states(4, "coconut")
+    reread = states(1, "banana") + states(2, "banana") + states(3, "coconut") + states(4, "orange")
+    assert zone_differences(recorded, reread) == ["zone fruit at t=0.000s: recorded coconut, re-read orange"]

@@ -15,6 +15,7 @@ class BananaMatchoGame(Game):
     min_players = 2
     max_players = 6
     takes_pip_dice = False
+    reads_dice_zones = True
     variants = (
         Variant("monkey_faces", "monkey faces on each Matcho die (boxes differ: one, or two)", 1, (1, 2)),
     )
