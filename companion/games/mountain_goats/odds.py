@@ -12,7 +12,9 @@
                                                                                    # roll and moves only with --roll
 
 - next_roll.mountains: the chance that the next roll can form at least one group of that sum (the
-  mountain can be moved at least once); big_mountain_spaces: the same for the sums 11–24.
+  mountain can be moved at least once); big_mountain_spaces: the same for the sums 11–24 (by
+  `odds_for_state`, for the player on turn: the chance that some plan sends a goat to that space, so 0 for a
+  space another goat holds).
 - token_chances: for your goats as given (default all at the foot), the chance that the next roll lets
   you take a token of that mountain this turn; "any": at least one token.
 - moves: the distinct plans for the roll, best first. points = the token and bonus points the plan takes
@@ -37,7 +39,8 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from ..api import CHANCE, BadConfig
-from .dice import BIG_SPACES, MOUNTAINS, ROLL_COUNT, ROLLS, most_groups, moves
+from .dice import BIG_SPACES, MOUNTAINS, ROLL_COUNT, ROLLS, big_sums, most_groups, moves
+from .plans import candidates
 from .state import GAME, ON_BIG, MountainGoatsState, Roll, check_dice
 
 
@@ -61,6 +64,22 @@ def next_roll_odds(big_mountain: bool) -> dict[str, Any]:
     if big_mountain:
         out["big_mountain_spaces"] = {str(s): _chance(counts[s]) for s in BIG_SPACES}
     return out
+
+
+def big_space_chances(state: MountainGoatsState, player: int) -> dict[str, Any]:
+    """For each Big Mountain space, the chance that the next roll lets the player send a goat there: some plan
+    of the engine puts one there. A space another goat holds is out of reach (it must be free), unless it is
+    the player's own goat and the same plan brings it back to its path."""
+    on_big = tuple(at == ON_BIG for at in state.pos[player])
+    held = tuple(sorted((space, m if owner == player else 0) for space, (owner, m) in state.big.items()))
+    counts = dict.fromkeys(BIG_SPACES, 0)
+    for dice, weight in ROLLS:
+        sums = big_sums(dice, True)
+        occupied = tuple(taken for taken in held if taken[0] in sums)
+        reached = {space for _, big, _ in candidates(dice, True, on_big, occupied) for space, _ in big}
+        for space in reached:
+            counts[space] += weight
+    return {str(s): _chance(counts[s]) for s in BIG_SPACES}
 
 
 def groups_needed(state: MountainGoatsState, player: int) -> list[int | None]:
@@ -157,6 +176,8 @@ def odds_for_state(state: MountainGoatsState) -> dict[str, Any]:
     if state.is_over():
         return out
     out["player"] = state.current
+    if state.big_mountain:
+        out["next_roll"]["big_mountain_spaces"] = big_space_chances(state, state.current)
     if state.current_player() == CHANCE:
         out["token_chances"] = token_chances(state, state.current)
     else:
