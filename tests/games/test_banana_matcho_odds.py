@@ -172,3 +172,13 @@ def test_fruit_odds_of_any_roll_and_keep_match_the_brute_force(faces, keep):
     better, values = brute_fruit(faces, sorted(keep))
     current, chance, outcomes = improve_chance(faces, sorted(keep))
     assert chance == better and dict(outcomes) == values and current == combination(faces)
+
+
+def test_matcho_odds_text_never_says_100_percent_for_a_chance_short_of_sure(run_cli):
+    code, out, _ = run_cli("odds", "banana-matcho", "--matchos", "0", "--throws", "70")
+    assert code == 0
+    lines = out.splitlines()
+    assert "100.00%" not in out
+    assert lines[-1].endswith(": more than 99.99%")
+    _, sure, _ = run_cli("odds", "banana-matcho", "--matchos", "3")
+    assert sure.splitlines()[-1].endswith("1/1 (100.00%)")

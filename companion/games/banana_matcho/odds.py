@@ -231,8 +231,20 @@ def odds(args: argparse.Namespace) -> dict[str, Any]:
     return fruit_odds(args.fruit, _parse_keep(args.keep))
 
 
+def _percent(row: dict[str, Any], decimals: int = 2) -> str:
+    """The row's chance as a percentage; one short of sure, or above nothing, is never rounded to 100% or 0%."""
+    chance = Fraction(row["chance"])
+    text = f"{float(chance):.{decimals}%}"
+    least = f"{10 ** -decimals:.{decimals}f}%"
+    if chance < 1 and text == f"{100:.{decimals}f}%":
+        return f"more than {100 - 10 ** -decimals:.{decimals}f}%"
+    if chance > 0 and float(text[:-1]) == 0:
+        return f"less than {least}"
+    return text
+
+
 def _readable(row: dict[str, Any], decimals: int = 2) -> str:
-    percent = f"{row['probability']:.{decimals}%}"
+    percent = _percent(row, decimals)
     denominator = int(row["chance"].split("/")[1])
     return f"{row['chance']} ({percent})" if denominator <= READABLE_DENOMINATOR else f"{percent}"
 
@@ -246,8 +258,8 @@ def odds_text(result: dict[str, Any]) -> str:
     current = result["current"]
     name = current["combination"] or "no combination"
     lines = [f"Now: {name} ({current['value']}). Re-rolling {result['rerolled']} dice improves it with chance "
-             f"{result['improve']['chance']} ({result['improve']['probability']:.2%})."]
-    lines += [f"  {row['combination'] or 'no combination'} ({row['value']}): {row['chance']} ({row['probability']:.2%})"
+             f"{result['improve']['chance']} ({_percent(result['improve'])})."]
+    lines += [f"  {row['combination'] or 'no combination'} ({row['value']}): {row['chance']} ({_percent(row)})"
               for row in result["outcomes"]]
     return "\n".join(lines)
 
