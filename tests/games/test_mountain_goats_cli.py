@@ -196,6 +196,9 @@ def test_odds_text(run_cli):
     (["--goats", "11=1"], "mountains are numbered 5 to 10"),
     (["--held", "10=9"], "you cannot hold 9 tokens of mountain 10"),
     (["--players", "7"], "invalid choice: 7"),
+    (["--goats", "5=1", "5=2"], "--goats gives mountain 5 twice (5=1, 5=2)"),
+    (["--tokens-left", "9=3", "9=1"], "--tokens-left gives mountain 9 twice (9=3, 9=1)"),
+    (["--held", "6=1", "7=1", "6=2"], "--held gives mountain 6 twice (6=1, 6=2)"),
 ])
 def test_odds_bad_input_is_one_line_and_exit_2(run_cli, args, message):
     code, out, err = run_cli("odds", "mountain-goats", *args, "--json")

@@ -208,8 +208,18 @@ def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
                         help="tokens of mountain M you hold (default 0)")
 
 
+def _check_each_mountain_once(option: str, pairs: list[tuple[int, int]]) -> None:
+    """One value per mountain: a second one would silently win over the first."""
+    for mountain in MOUNTAINS:
+        given = [f"{m}={v}" for m, v in pairs if m == mountain]
+        if len(given) > 1:
+            raise BadConfig(f"{option} gives mountain {mountain} twice ({', '.join(given)}); give it once")
+
+
 def state_from_args(args: argparse.Namespace) -> MountainGoatsState:
     """A table where you are the first player, with your goats, tokens and the roll as given."""
+    for option, pairs in (("--goats", args.goats), ("--tokens-left", args.tokens_left), ("--held", args.held)):
+        _check_each_mountain_once(option, pairs)
     names = ["You"] + [f"Player {n}" for n in range(2, args.players + 1)]
     state = GAME.new_state(names, {"big_mountain": args.big_mountain})
     for mountain, position in args.goats:
