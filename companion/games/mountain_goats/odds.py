@@ -1,7 +1,7 @@
 """Exact odds for Mountain Goats, by enumerating the 1296 rolls of four dice and every choice they allow.
 
 `companion odds mountain-goats [--roll A B C D] [--big-mountain] [--players N] [--goats M=P ...]
-[--tokens-left M=K ...] [--held M=K ...] [--json]` prints one JSON object:
+[--tokens-left M=K ...] [--held M=K ...] [--bonus-left V ...] [--json]` prints one JSON object:
 
     {"big_mountain": bool, "players": N,
      "next_roll": {"rolls": 1296,
@@ -206,6 +206,9 @@ def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
                         help="tokens left on mountain M (default: the full stack)")
     parser.add_argument("--held", nargs="+", type=_mountain_value, default=[], metavar="M=K",
                         help="tokens of mountain M you hold (default 0)")
+    parser.add_argument("--bonus-left", nargs="*", type=int, metavar="V",
+                        help="the bonus tokens still in the supply, e.g. 9 6 (default: all but those your "
+                             "complete sets took)")
 
 
 def _check_each_mountain_once(option: str, pairs: list[tuple[int, int]]) -> None:
@@ -245,11 +248,33 @@ def state_from_args(args: argparse.Namespace) -> MountainGoatsState:
                 raise BadConfig(f"you cannot hold {held} tokens of mountain {mountain}: only {stack} are in play")
             state.tokens_left[mountain - 5] = stack - held
         state.held[0][mountain - 5] = held
-    while state.bonus_left and len(state.bonus_held[0]) < min(state.held[0]):
-        state.bonus_held[0].append(state.bonus_left.pop(0))
+    if args.bonus_left is None:
+        while state.bonus_left and len(state.bonus_held[0]) < min(state.held[0]):
+            state.bonus_held[0].append(state.bonus_left.pop(0))
+    else:
+        _set_bonus_left(state, args.bonus_left)
     if args.roll:
         state.apply(state.chance_action(args.roll))
     return state
+
+
+def _set_bonus_left(state: MountainGoatsState, given: list[int]) -> None:
+    """The bonus supply as given; your complete sets hold the highest of the others (which ones does not
+    change the odds)."""
+    tokens = list(state.bonus_left)
+    for value in given:
+        if value not in tokens:
+            raise BadConfig(f"the bonus tokens are {', '.join(map(str, tokens))}; got {value}")
+        if given.count(value) > 1:
+            raise BadConfig(f"--bonus-left gives the {value} twice")
+    gone = [value for value in tokens if value not in given]
+    sets = min(state.held[0])
+    if len(gone) < sets:
+        took = "a bonus token" if sets == 1 else f"{sets} bonus tokens"
+        raise BadConfig(f"your complete set{'' if sets == 1 else 's'} of tokens took {took}, but --bonus-left "
+                        f"leaves {'only ' + str(len(gone)) if gone else 'none'} taken")
+    state.bonus_left = [value for value in tokens if value in given]
+    state.bonus_held[0] = gone[:sets]
 
 
 def odds(args: argparse.Namespace) -> dict[str, Any]:
