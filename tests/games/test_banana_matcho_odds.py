@@ -131,6 +131,8 @@ def test_matcho_odds_text(run_cli):
     (["--fruit", *[CO] * 6, "--keep", "0,6"], "--keep takes dice indices 0–5, got 6"),
     (["--fruit", *[CO] * 6, "--keep", "1,1"], "--keep names a die twice: [1, 1]"),
     (["--fruit", *[CO] * 6, "--keep", "a,b"], "--keep takes dice indices like 0,1,2, got 'a,b'"),
+    (["--matchos", "1", "--keep", "0,1"], "--keep is for the fruit dice: give it with --fruit"),
+    (["--fruit", *[CO] * 6, "--throws", "3"], "--throws is for the Matcho dice: give it with --matchos"),
 ])
 def test_bad_odds_input_is_one_line_and_exit_2(run_cli, args, message):
     code, out, err = run_cli("odds", "banana-matcho", *args, "--json")

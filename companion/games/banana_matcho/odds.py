@@ -210,10 +210,10 @@ def odds_for_state(state: BananaMatchoState) -> dict[str, Any]:
 
 def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--matchos", type=int, help="Matchos showing now (0–3): the Matcho roller's odds")
-    parser.add_argument("--throws", type=int, default=1, help="throws to come (default 1)")
+    parser.add_argument("--throws", type=int, help="throws to come (default 1)")
     parser.add_argument("--monkey-faces", type=int, default=1, choices=(1, 2), help="monkey faces per Matcho die")
     parser.add_argument("--fruit", nargs="+", metavar="FRUIT", help="the six fruit dice: the fruit roller's odds")
-    parser.add_argument("--keep", default="", help="indices (0–5) of the fruit dice kept, e.g. 0,1,2")
+    parser.add_argument("--keep", help="indices (0–5) of the fruit dice kept, e.g. 0,1,2")
 
 
 def _parse_keep(text: str) -> list[int]:
@@ -227,8 +227,12 @@ def odds(args: argparse.Namespace) -> dict[str, Any]:
     if (args.matchos is None) == (args.fruit is None):
         raise BadOddsQuery("give either --matchos N (the Matcho roller) or --fruit with six fruits (the fruit roller)")
     if args.matchos is not None:
-        return matcho_odds(args.matchos, args.throws, args.monkey_faces)
-    return fruit_odds(args.fruit, _parse_keep(args.keep))
+        if args.keep is not None:
+            raise BadOddsQuery("--keep is for the fruit dice: give it with --fruit, not --matchos")
+        return matcho_odds(args.matchos, 1 if args.throws is None else args.throws, args.monkey_faces)
+    if args.throws is not None:
+        raise BadOddsQuery("--throws is for the Matcho dice: give it with --matchos, not --fruit")
+    return fruit_odds(args.fruit, _parse_keep(args.keep or ""))
 
 
 def _percent(row: dict[str, Any], decimals: int = 2) -> str:
