@@ -184,3 +184,12 @@ def test_matcho_odds_text_never_says_100_percent_for_a_chance_short_of_sure(run_
     assert lines[-1].endswith(": more than 99.99%")
     _, sure, _ = run_cli("odds", "banana-matcho", "--matchos", "3")
     assert sure.splitlines()[-1].endswith("1/1 (100.00%)")
+
+
+def test_matcho_odds_json_never_rounds_a_chance_short_of_sure_to_1(run_cli):
+    code, out, _ = run_cli("odds", "banana-matcho", "--matchos", "0", "--throws", "100", "--monkey-faces", "2",
+                           "--json")
+    result = json.loads(out)
+    assert code == 0 and Fraction(result["chance"]) < 1
+    assert all(row["probability"] < 1 for row in result["by_throw"])
+    assert result["probability"] < 1 and result["probability"] > 0.999999

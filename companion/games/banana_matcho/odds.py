@@ -27,7 +27,7 @@ import itertools
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
-from math import factorial, prod
+from math import factorial, nextafter, prod
 from typing import Any, Callable, Sequence
 
 from ..api import GameError
@@ -45,7 +45,18 @@ class BadOddsQuery(GameError):
 
 
 def _fraction_json(value: Fraction) -> dict[str, Any]:
-    return {"chance": f"{value.numerator}/{value.denominator}", "probability": round(float(value), 6)}
+    return {"chance": f"{value.numerator}/{value.denominator}", "probability": _probability(value)}
+
+
+def _probability(value: Fraction) -> float:
+    """Rounded to 6 decimals, but a chance short of sure stays below 1 and one above nothing stays above 0,
+    so a reader of the JSON never takes a chance that can fail for a sure thing."""
+    rounded = round(float(value), 6)
+    if rounded >= 1 and value < 1:
+        return nextafter(1.0, 0.0)
+    if rounded <= 0 and value > 0:
+        return float(value) or nextafter(0.0, 1.0)
+    return rounded
 
 
 # -- the Matcho roller ------------------------------------------------------------------------------
