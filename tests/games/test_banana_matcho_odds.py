@@ -131,6 +131,8 @@ def test_matcho_odds_text(run_cli):
     (["--fruit", *[CO] * 6, "--keep", "0,6"], "--keep takes dice indices 0–5, got 6"),
     (["--fruit", *[CO] * 6, "--keep", "1,1"], "--keep names a die twice: [1, 1]"),
     (["--fruit", *[CO] * 6, "--keep", "a,b"], "--keep takes dice indices like 0,1,2, got 'a,b'"),
+    (["--matchos", "1", "--keep", "0,1"], "--keep is for the fruit dice: give it with --fruit"),
+    (["--fruit", *[CO] * 6, "--throws", "3"], "--throws is for the Matcho dice: give it with --matchos"),
 ])
 def test_bad_odds_input_is_one_line_and_exit_2(run_cli, args, message):
     code, out, err = run_cli("odds", "banana-matcho", *args, "--json")
@@ -172,3 +174,22 @@ def test_fruit_odds_of_any_roll_and_keep_match_the_brute_force(faces, keep):
     better, values = brute_fruit(faces, sorted(keep))
     current, chance, outcomes = improve_chance(faces, sorted(keep))
     assert chance == better and dict(outcomes) == values and current == combination(faces)
+
+
+def test_matcho_odds_text_never_says_100_percent_for_a_chance_short_of_sure(run_cli):
+    code, out, _ = run_cli("odds", "banana-matcho", "--matchos", "0", "--throws", "70")
+    assert code == 0
+    lines = out.splitlines()
+    assert "100.00%" not in out
+    assert lines[-1].endswith(": more than 99.99%")
+    _, sure, _ = run_cli("odds", "banana-matcho", "--matchos", "3")
+    assert sure.splitlines()[-1].endswith("1/1 (100.00%)")
+
+
+def test_matcho_odds_json_never_rounds_a_chance_short_of_sure_to_1(run_cli):
+    code, out, _ = run_cli("odds", "banana-matcho", "--matchos", "0", "--throws", "100", "--monkey-faces", "2",
+                           "--json")
+    result = json.loads(out)
+    assert code == 0 and Fraction(result["chance"]) < 1
+    assert all(row["probability"] < 1 for row in result["by_throw"])
+    assert result["probability"] < 1 and result["probability"] > 0.999999

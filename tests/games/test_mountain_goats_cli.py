@@ -196,7 +196,31 @@ def test_odds_text(run_cli):
     (["--goats", "11=1"], "mountains are numbered 5 to 10"),
     (["--held", "10=9"], "you cannot hold 9 tokens of mountain 10"),
     (["--players", "7"], "invalid choice: 7"),
+    (["--goats", "5=1", "5=2"], "--goats gives mountain 5 twice (5=1, 5=2)"),
+    (["--tokens-left", "9=3", "9=1"], "--tokens-left gives mountain 9 twice (9=3, 9=1)"),
+    (["--held", "6=1", "7=1", "6=2"], "--held gives mountain 6 twice (6=1, 6=2)"),
 ])
 def test_odds_bad_input_is_one_line_and_exit_2(run_cli, args, message):
     code, out, err = run_cli("odds", "mountain-goats", *args, "--json")
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and message in err
+
+
+def test_odds_of_a_roll_count_the_bonus_token_still_in_the_supply(run_cli):
+    """At the table the 15 is often gone: a set completed now takes the highest bonus left, here the 12."""
+    args = ["--goats", "5=3", "--held", "6=1", "7=1", "8=1", "9=1", "10=1", "--roll", "5", "2", "2", "2", "--json"]
+    code, out, _ = run_cli("odds", "mountain-goats", *args, "--bonus-left", "12", "9", "6")
+    best = json.loads(out)["moves"][0]
+    assert code == 0 and best["points"] == 5 + 12 and "take the 12 bonus token" in best["text"]
+    code, out, _ = run_cli("odds", "mountain-goats", *args)
+    assert code == 0 and json.loads(out)["moves"][0]["points"] == 5 + 15
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--bonus-left", "15", "10"], "bonus tokens are 15, 12, 9, 6; got 10"),
+    (["--bonus-left", "9", "9"], "--bonus-left gives the 9 twice"),
+    (["--held", *[f"{m}=1" for m in range(5, 11)], "--bonus-left", "15", "12", "9", "6"],
+     "your complete set of tokens took a bonus token, but --bonus-left leaves none taken"),
+])
+def test_odds_refuse_a_bonus_supply_that_cannot_be(run_cli, args, message):
+    code, out, err = run_cli("odds", "mountain-goats", *args)
+    assert code == 2 and out == "" and message in err

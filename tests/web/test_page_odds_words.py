@@ -9,7 +9,7 @@ import re
 import pytest
 
 from .test_browser import browser, new_page  # noqa: F401  (the shared Chromium fixture)
-from .test_odds_on_page import matterhorn_to_first_roll, post, start
+from .test_odds_on_page import matterhorn_to_first_roll, play, post, start
 
 pytestmark = pytest.mark.browser
 
@@ -85,7 +85,7 @@ def test_mountain_goats_odds_say_each_mountains_chance(browser, served):  # noqa
     try:
         assert_plain(page, text, errors)
         assert "Ada's chance to win a token this turn: 4%." in text
-        assert tables[0][0] == ["Mountain", "Chance that your next roll moves a goat on it",
+        assert tables[0][0] == ["Mountain", "Chance that Ada's next roll moves a goat on it",
                                 "Chance to win its token this turn"]
         assert ["Mountain 10", "79%", "1%"] in tables[0]
         assert ["Mountain 7", "78%", "no chance"] in tables[0]
@@ -111,6 +111,25 @@ def test_big_mountain_odds_name_the_spaces_and_points(browser, served):  # noqa:
         assert ["Space 11", "71%"] in tables[1]
         assert ["Space 24", "less than 1%"] in tables[1]
         assert "Big Mountain points if the game ended now: Ada 0 and Ben 0." in text
+    finally:
+        page.close()
+
+
+def test_big_mountain_odds_name_whose_roll_and_leave_out_a_taken_space(browser, served):  # noqa: F811
+    """Every phone shows the box: the roll is the player's on turn, by name; a space another goat holds is 0%."""
+    base, _ = served()
+    players = [{"name": "Ada", "colour": "red"}, {"name": "Ben", "colour": "blue"}]
+    post(base, {"do": "start", "game": "mountain-goats", "players": players, "variants": {"big_mountain": True}})
+    state = post(base, {"do": "dice", "values": [2, 3, 5, 6]})
+    play(base, state, steps=[], big=[[11, 5]])
+    page, text, tables, errors = odds_box(browser, base)
+    try:
+        assert_plain(page, text, errors)
+        captions = page.evaluate("() => [...document.querySelectorAll('#odds caption')].map((c) => c.textContent)")
+        assert captions[0] == "Ben's next roll"
+        assert tables[0][0][1] == "Chance that Ben's next roll moves a goat on it"
+        assert tables[1][0] == ["Space", "Chance that Ben's next roll can send a goat there"]
+        assert ["Space 11", "0%"] in tables[1] and ["Space 12", "66%"] in tables[1]
     finally:
         page.close()
 

@@ -27,7 +27,7 @@ import itertools
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
-from math import factorial, prod
+from math import factorial, nextafter, prod
 from typing import Any, Callable, Sequence
 
 from ..api import GameError
@@ -45,7 +45,18 @@ class BadOddsQuery(GameError):
 
 
 def _fraction_json(value: Fraction) -> dict[str, Any]:
-    return {"chance": f"{value.numerator}/{value.denominator}", "probability": round(float(value), 6)}
+    return {"chance": f"{value.numerator}/{value.denominator}", "probability": _probability(value)}
+
+
+def _probability(value: Fraction) -> float:
+    """Rounded to 6 decimals, but a chance short of sure stays below 1 and one above nothing stays above 0,
+    so a reader of the JSON never takes a chance that can fail for a sure thing."""
+    rounded = round(float(value), 6)
+    if rounded >= 1 and value < 1:
+        return nextafter(1.0, 0.0)
+    if rounded <= 0 and value > 0:
+        return float(value) or nextafter(0.0, 1.0)
+    return rounded
 
 
 # -- the Matcho roller ------------------------------------------------------------------------------
@@ -210,10 +221,10 @@ def odds_for_state(state: BananaMatchoState) -> dict[str, Any]:
 
 def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--matchos", type=int, help="Matchos showing now (0–3): the Matcho roller's odds")
-    parser.add_argument("--throws", type=int, default=1, help="throws to come (default 1)")
+    parser.add_argument("--throws", type=int, help="throws to come (default 1)")
     parser.add_argument("--monkey-faces", type=int, default=1, choices=(1, 2), help="monkey faces per Matcho die")
     parser.add_argument("--fruit", nargs="+", metavar="FRUIT", help="the six fruit dice: the fruit roller's odds")
-    parser.add_argument("--keep", default="", help="indices (0–5) of the fruit dice kept, e.g. 0,1,2")
+    parser.add_argument("--keep", help="indices (0–5) of the fruit dice kept, e.g. 0,1,2")
 
 
 def _parse_keep(text: str) -> list[int]:
@@ -227,12 +238,28 @@ def odds(args: argparse.Namespace) -> dict[str, Any]:
     if (args.matchos is None) == (args.fruit is None):
         raise BadOddsQuery("give either --matchos N (the Matcho roller) or --fruit with six fruits (the fruit roller)")
     if args.matchos is not None:
-        return matcho_odds(args.matchos, args.throws, args.monkey_faces)
-    return fruit_odds(args.fruit, _parse_keep(args.keep))
+        if args.keep is not None:
+            raise BadOddsQuery("--keep is for the fruit dice: give it with --fruit, not --matchos")
+        return matcho_odds(args.matchos, 1 if args.throws is None else args.throws, args.monkey_faces)
+    if args.throws is not None:
+        raise BadOddsQuery("--throws is for the Matcho dice: give it with --matchos, not --fruit")
+    return fruit_odds(args.fruit, _parse_keep(args.keep or ""))
+
+
+def _percent(row: dict[str, Any], decimals: int = 2) -> str:
+    """The row's chance as a percentage; one short of sure, or above nothing, is never rounded to 100% or 0%."""
+    chance = Fraction(row["chance"])
+    text = f"{float(chance):.{decimals}%}"
+    least = f"{10 ** -decimals:.{decimals}f}%"
+    if chance < 1 and text == f"{100:.{decimals}f}%":
+        return f"more than {100 - 10 ** -decimals:.{decimals}f}%"
+    if chance > 0 and float(text[:-1]) == 0:
+        return f"less than {least}"
+    return text
 
 
 def _readable(row: dict[str, Any], decimals: int = 2) -> str:
-    percent = f"{row['probability']:.{decimals}%}"
+    percent = _percent(row, decimals)
     denominator = int(row["chance"].split("/")[1])
     return f"{row['chance']} ({percent})" if denominator <= READABLE_DENOMINATOR else f"{percent}"
 
@@ -246,8 +273,8 @@ def odds_text(result: dict[str, Any]) -> str:
     current = result["current"]
     name = current["combination"] or "no combination"
     lines = [f"Now: {name} ({current['value']}). Re-rolling {result['rerolled']} dice improves it with chance "
-             f"{result['improve']['chance']} ({result['improve']['probability']:.2%})."]
-    lines += [f"  {row['combination'] or 'no combination'} ({row['value']}): {row['chance']} ({row['probability']:.2%})"
+             f"{result['improve']['chance']} ({_percent(result['improve'])})."]
+    lines += [f"  {row['combination'] or 'no combination'} ({row['value']}): {row['chance']} ({_percent(row)})"
               for row in result["outcomes"]]
     return "\n".join(lines)
 

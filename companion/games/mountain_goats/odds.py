@@ -1,7 +1,7 @@
 """Exact odds for Mountain Goats, by enumerating the 1296 rolls of four dice and every choice they allow.
 
 `companion odds mountain-goats [--roll A B C D] [--big-mountain] [--players N] [--goats M=P ...]
-[--tokens-left M=K ...] [--held M=K ...] [--json]` prints one JSON object:
+[--tokens-left M=K ...] [--held M=K ...] [--bonus-left V ...] [--json]` prints one JSON object:
 
     {"big_mountain": bool, "players": N,
      "next_roll": {"rolls": 1296,
@@ -12,7 +12,9 @@
                                                                                    # roll and moves only with --roll
 
 - next_roll.mountains: the chance that the next roll can form at least one group of that sum (the
-  mountain can be moved at least once); big_mountain_spaces: the same for the sums 11–24.
+  mountain can be moved at least once); big_mountain_spaces: the same for the sums 11–24 (by
+  `odds_for_state`, for the player on turn: the chance that some plan sends a goat to that space, so 0 for a
+  space another goat holds).
 - token_chances: for your goats as given (default all at the foot), the chance that the next roll lets
   you take a token of that mountain this turn; "any": at least one token.
 - moves: the distinct plans for the roll, best first. points = the token and bonus points the plan takes
@@ -37,7 +39,8 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from ..api import CHANCE, BadConfig
-from .dice import BIG_SPACES, MOUNTAINS, ROLL_COUNT, ROLLS, most_groups, moves
+from .dice import BIG_SPACES, MOUNTAINS, ROLL_COUNT, ROLLS, big_sums, most_groups, moves
+from .plans import candidates
 from .state import GAME, ON_BIG, MountainGoatsState, Roll, check_dice
 
 
@@ -61,6 +64,22 @@ def next_roll_odds(big_mountain: bool) -> dict[str, Any]:
     if big_mountain:
         out["big_mountain_spaces"] = {str(s): _chance(counts[s]) for s in BIG_SPACES}
     return out
+
+
+def big_space_chances(state: MountainGoatsState, player: int) -> dict[str, Any]:
+    """For each Big Mountain space, the chance that the next roll lets the player send a goat there: some plan
+    of the engine puts one there. A space another goat holds is out of reach (it must be free), unless it is
+    the player's own goat and the same plan brings it back to its path."""
+    on_big = tuple(at == ON_BIG for at in state.pos[player])
+    held = tuple(sorted((space, m if owner == player else 0) for space, (owner, m) in state.big.items()))
+    counts = dict.fromkeys(BIG_SPACES, 0)
+    for dice, weight in ROLLS:
+        sums = big_sums(dice, True)
+        occupied = tuple(taken for taken in held if taken[0] in sums)
+        reached = {space for _, big, _ in candidates(dice, True, on_big, occupied) for space, _ in big}
+        for space in reached:
+            counts[space] += weight
+    return {str(s): _chance(counts[s]) for s in BIG_SPACES}
 
 
 def groups_needed(state: MountainGoatsState, player: int) -> list[int | None]:
@@ -157,6 +176,8 @@ def odds_for_state(state: MountainGoatsState) -> dict[str, Any]:
     if state.is_over():
         return out
     out["player"] = state.current
+    if state.big_mountain:
+        out["next_roll"]["big_mountain_spaces"] = big_space_chances(state, state.current)
     if state.current_player() == CHANCE:
         out["token_chances"] = token_chances(state, state.current)
     else:
@@ -185,10 +206,23 @@ def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
                         help="tokens left on mountain M (default: the full stack)")
     parser.add_argument("--held", nargs="+", type=_mountain_value, default=[], metavar="M=K",
                         help="tokens of mountain M you hold (default 0)")
+    parser.add_argument("--bonus-left", nargs="*", type=int, metavar="V",
+                        help="the bonus tokens still in the supply, e.g. 9 6 (default: all but those your "
+                             "complete sets took)")
+
+
+def _check_each_mountain_once(option: str, pairs: list[tuple[int, int]]) -> None:
+    """One value per mountain: a second one would silently win over the first."""
+    for mountain in MOUNTAINS:
+        given = [f"{m}={v}" for m, v in pairs if m == mountain]
+        if len(given) > 1:
+            raise BadConfig(f"{option} gives mountain {mountain} twice ({', '.join(given)}); give it once")
 
 
 def state_from_args(args: argparse.Namespace) -> MountainGoatsState:
     """A table where you are the first player, with your goats, tokens and the roll as given."""
+    for option, pairs in (("--goats", args.goats), ("--tokens-left", args.tokens_left), ("--held", args.held)):
+        _check_each_mountain_once(option, pairs)
     names = ["You"] + [f"Player {n}" for n in range(2, args.players + 1)]
     state = GAME.new_state(names, {"big_mountain": args.big_mountain})
     for mountain, position in args.goats:
@@ -214,11 +248,33 @@ def state_from_args(args: argparse.Namespace) -> MountainGoatsState:
                 raise BadConfig(f"you cannot hold {held} tokens of mountain {mountain}: only {stack} are in play")
             state.tokens_left[mountain - 5] = stack - held
         state.held[0][mountain - 5] = held
-    while state.bonus_left and len(state.bonus_held[0]) < min(state.held[0]):
-        state.bonus_held[0].append(state.bonus_left.pop(0))
+    if args.bonus_left is None:
+        while state.bonus_left and len(state.bonus_held[0]) < min(state.held[0]):
+            state.bonus_held[0].append(state.bonus_left.pop(0))
+    else:
+        _set_bonus_left(state, args.bonus_left)
     if args.roll:
         state.apply(state.chance_action(args.roll))
     return state
+
+
+def _set_bonus_left(state: MountainGoatsState, given: list[int]) -> None:
+    """The bonus supply as given; your complete sets hold the highest of the others (which ones does not
+    change the odds)."""
+    tokens = list(state.bonus_left)
+    for value in given:
+        if value not in tokens:
+            raise BadConfig(f"the bonus tokens are {', '.join(map(str, tokens))}; got {value}")
+        if given.count(value) > 1:
+            raise BadConfig(f"--bonus-left gives the {value} twice")
+    gone = [value for value in tokens if value not in given]
+    sets = min(state.held[0])
+    if len(gone) < sets:
+        took = "a bonus token" if sets == 1 else f"{sets} bonus tokens"
+        raise BadConfig(f"your complete set{'' if sets == 1 else 's'} of tokens took {took}, but --bonus-left "
+                        f"leaves {'only ' + str(len(gone)) if gone else 'none'} taken")
+    state.bonus_left = [value for value in tokens if value in given]
+    state.bonus_held[0] = gone[:sets]
 
 
 def odds(args: argparse.Namespace) -> dict[str, Any]:

@@ -74,16 +74,17 @@
     const out = [];
     const who = Number.isInteger(odds.player) ? nameOf(game, odds.player) : null;
     const tokens = odds.token_chances || null;
+    const whose = who ? `${who}'s` : "Your";  // every phone shows the box: the roll is the player's on turn
+    const nextRoll = `${who ? whose : "your"} next roll`;
     if (tokens && probability(tokens.any) !== null) {
-      const whose = who ? `${who}'s` : "Your";
       out.push(say(`${whose} chance to win a token this turn: ${percent(tokens.any.probability)}.`));
     }
     const rolled = Array.isArray(odds.moves);  // the chances of a roll yet to come, before it is rolled
     const mountains = !rolled && odds.next_roll && odds.next_roll.mountains;
     if (mountains && typeof mountains === "object") {
-      const head = ["Mountain", "Chance that your next roll moves a goat on it"];
+      const head = ["Mountain", `Chance that ${nextRoll} moves a goat on it`];
       if (tokens) head.push("Chance to win its token this turn");
-      out.push(table("Your next roll", head, Object.keys(mountains).map((m) => {
+      out.push(table(`${whose} next roll`, head, Object.keys(mountains).map((m) => {
         const row = [`Mountain ${m}`, percent(probability(mountains[m]) ?? 0)];
         if (tokens) row.push(probability(tokens[m]) ? percent(tokens[m].probability) : "no chance");
         return row;
@@ -91,7 +92,7 @@
     }
     const spaces = !rolled && odds.next_roll && odds.next_roll.big_mountain_spaces;
     if (spaces && typeof spaces === "object") {
-      out.push(table("The Big Mountain", ["Space", "Chance that your next roll can send a goat there"],
+      out.push(table("The Big Mountain", ["Space", `Chance that ${nextRoll} can send a goat there`],
         Object.keys(spaces).map((s) => [`Space ${s}`, percent(probability(spaces[s]) ?? 0)])));
     }
     if (Array.isArray(odds.big_mountain_points)) {
