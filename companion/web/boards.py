@@ -330,8 +330,9 @@ def banana_matcho(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
 
 # Where the monkeys on one space sit around its number: top right, top left, bottom right, bottom left.
 MONKEY_PLACES = ((13, -13), (-13, -13), (13, 13), (-13, 13))
-# Five or six on one space (up to six players): smaller monkeys in a ring around its number, none over another.
-CROWDED_PLACES = ((10, -17.3), (-10, -17.3), (20, 0), (-20, 0), (10, 17.3), (-10, 17.3))
+# Five or six on one space (up to six players): smaller monkeys, three in a row above its number and the rest in
+# a row below, so none covers the number (nor "Start", the widest word) nor another monkey.
+CROWDED_PLACES = ((-20, -20), (0, -20), (20, -20), (-20, 21), (0, 21), (20, 21))
 
 
 def _banana_space_said(space: int, top: int) -> str:

@@ -301,3 +301,34 @@ def test_the_big_mountain_boards_words_are_readable_at_320_px(browser, served, s
         assert errors == []
     finally:
         page.close()
+
+
+# Each space's number (or word) on the Banana Matcho tree that a monkey's disc covers: [words, monkey's letter].
+NUMBERS_COVERED = """() => { const svg = document.querySelector('#board svg');
+    const texts = [...svg.querySelectorAll('text')];
+    const monkeys = [...svg.querySelectorAll('circle')].filter((c) => Number(c.getAttribute('r')) < 15);
+    const covered = [];
+    for (const t of texts.filter((t) => /^(\\d+|Start|Fruit)$/.test(t.textContent))) {
+      const b = t.getBBox();
+      for (const m of monkeys) {
+        const [x, y, r] = ['cx', 'cy', 'r'].map((a) => Number(m.getAttribute(a)));
+        const dx = Math.max(b.x - x, 0, x - (b.x + b.width)), dy = Math.max(b.y - y, 0, y - (b.y + b.height));
+        if (dx * dx + dy * dy < r * r) covered.push([t.textContent, m.nextElementSibling.textContent]);
+      }
+    }
+    return covered; }"""
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_five_or_six_monkeys_on_one_space_leave_its_word_readable(browser, served, service, players):  # noqa: F811
+    crowd = [{"name": n, "colour": c} for n, c in zip(["Ada", "Ben", "Cy", "Dan", "Eve", "Fay"],
+                                                      ["red", "blue", "green", "yellow", "purple", "orange"])]
+    base, _ = served()
+    request(service.table, {"do": "start", "game": "banana-matcho", "players": crowd[:players]})
+    page, errors = open_page(browser, base, "#board svg")
+    try:
+        covered = page.evaluate(NUMBERS_COVERED)
+        assert covered == [], f"{players} monkeys on the start: the space's word is covered by {covered}"
+        assert errors == []
+    finally:
+        page.close()
