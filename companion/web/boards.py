@@ -1,6 +1,7 @@
 """The live boards, drawn as SVG from each engine's state JSON (the page never needs to know the rules).
 
-Matterhorn: the pyramid of lines 12 to 5 and the summit, with tokens, obstacles and climbers.
+Matterhorn: the pyramid of lines 12 to 5 and the summit, with tokens, obstacles and climbers; each free circle
+carries its number from the left of its line, the "circle 3" the moves name.
 Mountain Goats: the six mountains 5–10 (and the Big Mountain when played), goats and tokens left.
 Magic Mountain: the coloured path from the top, the figures on it, and the goal tile.
 Banana Matcho: the wonder tree, its spaces and the monkeys.
@@ -120,12 +121,13 @@ def matterhorn(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
             elif mark == "o":
                 body.append(circle(x, y, r, "#6b6b6b", "#333", 2) + text(x, y + 6, "✕", 18, fill="#fff"))
             else:
-                body.append(circle(x, y, r, "#fff"))
+                body.append(circle(x, y, r, "#fff") + text(x, y + 6, i + 1, 18, fill="#5f6e7b"))
     body.append(circle(width / 2, 42, 30, "#fff", "#7a8896", 3))
     body.append(text(width / 2 + 38, 30, "Summit", 18, "start", "#34495e", "bold"))
     for k, p in enumerate(summit):
         body.append(piece(width / 2 - 12 + 24 * (k % 2), 42 - 12 + 24 * (k // 2), 13, players, p))
-    return svg(int(width), int(height), body, "Matterhorn board. " + _climbers_said(state, players))
+    return svg(int(width), int(height), body, "Matterhorn board, its circles counted from the left of each line. "
+               + _climbers_said(state, players))
 
 
 def _climbers_said(state: dict[str, Any], players: list[dict[str, Any]]) -> str:

@@ -332,3 +332,40 @@ def test_five_or_six_monkeys_on_one_space_leave_its_word_readable(browser, serve
         assert errors == []
     finally:
         page.close()
+
+
+# Matterhorn's free circles, line by line from the left: [line's circles, [the number drawn in each, its px]].
+CIRCLE_NUMBERS = """() => { const svg = document.querySelector('#board svg');
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    const texts = [...svg.querySelectorAll('text')];
+    const lines = new Map();
+    for (const c of svg.querySelectorAll('circle[r="19.0"]')) {
+      const y = c.getAttribute('cy');
+      lines.set(y, [...(lines.get(y) || []), c]);
+    }
+    return [...lines.values()].map((cs) => cs.sort((a, b) => a.cx.baseVal.value - b.cx.baseVal.value).map((c, i) => {
+      if (c.getAttribute('fill') !== '#fff') return [i + 1, 'taken'];
+      const inside = texts.find((t) => t.getAttribute('x') === c.getAttribute('cx')
+        && Math.abs(t.y.baseVal[0].value - c.cy.baseVal.value) < 19);
+      return [i + 1, inside ? inside.textContent : null,
+              inside ? Math.round(Number(inside.getAttribute('font-size')) * scale * 10) / 10 : null];
+    })); }"""
+
+
+def test_matterhorns_board_numbers_its_circles_as_the_moves_count_them(browser, served, service):  # noqa: F811
+    """The moves say "line 12, circle 3": the board shows which circle that is, each free circle numbered from the
+    left of its line, and its spoken name says so."""
+    base, _ = served()
+    placed(service.table)
+    page, errors = open_page(browser, base, "#board svg")
+    try:
+        lines = page.evaluate(CIRCLE_NUMBERS)
+        free = [c for line in lines for c in line if c[1] != "taken"]
+        assert len(lines) == 8 and len(free) == 52 - 4, lines
+        wrong = [c for c in free if c[1] != str(c[0])]
+        assert not wrong, f"free circles without their number from the left: {wrong[:6]}"
+        assert min(px for _, _, px in free) >= 9, f"circle numbers under 9 px at 320 px: {free[:6]}"
+        assert "counted from the left" in page.get_attribute("#board svg", "aria-label")
+        assert errors == []
+    finally:
+        page.close()
