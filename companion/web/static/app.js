@@ -126,9 +126,11 @@
     }
   }
 
-  // The join code: shown on the companion's own screen; a device enters it once.
+  // The join code: at the foot of the page on the companion's own screen and on a joined phone; a device enters
+  // it once. Until then the header keeps a "Join to play" button (loadShare), for when the prompt was cancelled.
   async function join() {
-    const code = window.prompt("Enter the join code shown on the companion's screen:");
+    const code = window.prompt("Enter the 6-digit join code. It is at the foot of the page on a phone that already " +
+                               "plays, or on the companion's own screen:");
     if (!code) return false;
     const response = await fetch("/api/join", { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ code: code.trim() }) });
@@ -889,6 +891,7 @@
       $("share-urls").textContent = urls.length ? "Other phones open: " + urls.join("  or  ") : "";
       if (joined.ok) {
         const body = await joined.json();
+        $("join").hidden = !body.required || body.joined;
         if (body.code) {
           $("join-code").textContent = body.code;
           $("join-qr").onerror = () => { $("join-qr").hidden = true; };  // no address other phones can open
@@ -915,6 +918,7 @@
     if (!(await send({ do: "dice", values })) && view && view.step === step) { chanceValues = values; render(view); }
   });
   $("tray-set").addEventListener("click", setTray);
+  $("join").addEventListener("click", join);
   $("camera-box").querySelector("details").addEventListener("toggle", showTray);
   loadGames();
   loadShare();
