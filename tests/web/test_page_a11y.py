@@ -369,3 +369,35 @@ def test_matterhorns_board_numbers_its_circles_as_the_moves_count_them(browser, 
         assert errors == []
     finally:
         page.close()
+
+
+# The contrast of each empty die place's dashed border against the die's inside and the page around it.
+EMPTY_DIE_CONTRAST = """() => {
+    const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
+    const lum = (c) => { const [r, g, b] = rgb(c).slice(0, 3).map((v) => v / 255)
+      .map((v) => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+    const behind = (node) => { for (let n = node; n; n = n.parentElement) {
+      const c = getComputedStyle(n).backgroundColor; if (c !== 'rgba(0, 0, 0, 0)' && c !== 'transparent') return c; }
+      return 'rgb(255, 255, 255)'; };
+    return [...document.querySelectorAll('.die.empty')].map((d) => { const border = getComputedStyle(d).borderTopColor;
+      return Math.round(Math.min(ratio(border, behind(d)), ratio(border, behind(d.parentElement))) * 100) / 100; }); }"""
+
+
+@pytest.mark.parametrize("game", ["matterhorn", "banana-matcho"])
+def test_an_empty_die_places_border_stands_out_3_to_1(browser, served, service, game):  # noqa: F811
+    """WCAG 1.4.11: the dashed outline that shows a die still to tap is a component's edge, 3:1 or more."""
+    base, _ = served()
+    if game == "matterhorn":
+        placed(service.table)  # Ben rolls five dice
+    else:
+        request(service.table, {"do": "start", "game": game, "players": PLAYERS})
+    page, errors = open_page(browser, base, "#chance-faces button")
+    try:
+        if game == "matterhorn":
+            page.locator("#chance-faces button", has_text="4").click()
+        ratios = page.evaluate(EMPTY_DIE_CONTRAST)
+        assert ratios and min(ratios) >= 3, f"{game}: the empty places' borders stand out only {ratios}:1"
+        assert errors == []
+    finally:
+        page.close()
