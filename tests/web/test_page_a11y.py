@@ -375,13 +375,16 @@ def test_matterhorns_board_numbers_its_circles_as_the_moves_count_them(browser, 
 EMPTY_DIE_CONTRAST = """() => {
     const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
     const lum = (c) => { const [r, g, b] = rgb(c).slice(0, 3).map((v) => v / 255)
-      .map((v) => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+      .map((v) => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
     const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
     const behind = (node) => { for (let n = node; n; n = n.parentElement) {
       const c = getComputedStyle(n).backgroundColor; if (c !== 'rgba(0, 0, 0, 0)' && c !== 'transparent') return c; }
       return 'rgb(255, 255, 255)'; };
-    return [...document.querySelectorAll('.die.empty')].map((d) => { const border = getComputedStyle(d).borderTopColor;
-      return Math.round(Math.min(ratio(border, behind(d)), ratio(border, behind(d.parentElement))) * 100) / 100; }); }"""
+    return [...document.querySelectorAll('.die.empty')].map((d) => {
+      const border = getComputedStyle(d).borderTopColor;
+      const worst = Math.min(ratio(border, behind(d)), ratio(border, behind(d.parentElement)));
+      return Math.round(worst * 100) / 100; }); }"""
 
 
 @pytest.mark.parametrize("game", ["matterhorn", "banana-matcho"])
