@@ -540,8 +540,8 @@
   }
 
   // The tip beside the decision: a title, short lines, and for some games a small table.
-  // #tip is a live region: it is drawn again only when the tip changed, else it would be read out on every
-  // redraw (and an opened table in it would fold again).
+  // #tip is drawn again only when the tip changed, else an opened table in it would fold again on every redraw.
+  // It is no live region: its table would be read out at each change; the turn and prompt are said by #said.
   function renderTip(tip) {
     const box = $("tip");
     box.hidden = !tip;
