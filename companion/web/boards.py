@@ -322,19 +322,23 @@ def banana_matcho(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
         k = stacks.get(space, 0)
         stacks[space] = k + 1
         x, y = centres[space]
-        crowded = spaces.count(space) > len(MONKEY_PLACES)
-        places = CROWDED_PLACES if crowded else MONKEY_PLACES
-        dx, dy = places[k % len(places)]
-        body.append(piece(x + dx, y + dy, 10 if crowded else 12, players, p))
+        dx, dy, r = _monkey_place(k, spaces.count(space))
+        body.append(piece(x + dx, y + dy, r, players, p))
     said = [f"{who(players, p)} {_banana_space_said(int(space), top)}" for p, space in enumerate(positions)]
     return svg(int(width), int(height), body, "Banana Matcho wonder tree. " + "; ".join(said))
 
 
-# Where the monkeys on one space sit around its number: top right, top left, bottom right, bottom left.
-MONKEY_PLACES = ((13, -13), (-13, -13), (13, 13), (-13, 13))
-# Five or six on one space (up to six players): smaller monkeys, three in a row above its number and the rest in
-# a row below, so none covers the number (nor "Start", the widest word) nor another monkey.
-CROWDED_PLACES = ((-20, -20), (0, -20), (20, -20), (-20, 21), (0, 21), (20, 21))
+def _monkey_place(k: int, on_space: int) -> tuple[float, float, float]:
+    """Where the k-th of `on_space` monkeys on one space sits, from the space's centre, and its radius: a row of up
+    to three above the space's number (or "Start") and the fourth to sixth in a row below it (four or more drawn
+    smaller), so no monkey covers the number nor another monkey of its space."""
+    r = 12 if on_space <= MONKEYS_PER_ROW else 10
+    row, at = divmod(k, MONKEYS_PER_ROW)
+    in_row = min(on_space - row * MONKEYS_PER_ROW, MONKEYS_PER_ROW)
+    return (at - (in_row - 1) / 2) * 2 * r, (-r - 10, r + 11)[min(row, 1)], r
+
+
+MONKEYS_PER_ROW = 3
 
 
 def _banana_space_said(space: int, top: int) -> str:

@@ -319,8 +319,8 @@ NUMBERS_COVERED = """() => { const svg = document.querySelector('#board svg');
     return covered; }"""
 
 
-@pytest.mark.parametrize("players", [5, 6])
-def test_five_or_six_monkeys_on_one_space_leave_its_word_readable(browser, served, service, players):  # noqa: F811
+@pytest.mark.parametrize("players", [2, 4, 5, 6])
+def test_monkeys_on_one_space_leave_its_word_readable(browser, served, service, players):  # noqa: F811
     crowd = [{"name": n, "colour": c} for n, c in zip(["Ada", "Ben", "Cy", "Dan", "Eve", "Fay"],
                                                       ["red", "blue", "green", "yellow", "purple", "orange"])]
     base, _ = served()
@@ -402,5 +402,29 @@ def test_an_empty_die_places_border_stands_out_3_to_1(browser, served, service, 
         ratios = page.evaluate(EMPTY_DIE_CONTRAST)
         assert ratios and min(ratios) >= 3, f"{game}: the empty places' borders stand out only {ratios}:1"
         assert errors == []
+    finally:
+        page.close()
+
+
+# Two monkeys' discs that cover each other: [letter, letter].
+MONKEYS_OVERLAPPING = """() => { const monkeys = [...document.querySelectorAll('#board svg circle')]
+      .filter((c) => Number(c.getAttribute('r')) < 15)
+      .map((c) => [c.nextElementSibling.textContent, ...['cx', 'cy', 'r'].map((a) => Number(c.getAttribute(a)))]);
+    return monkeys.flatMap(([a, x, y, r], i) => monkeys.slice(i + 1)
+      .filter(([, u, v, s]) => Math.hypot(u - x, v - y) < r + s - 0.5).map(([b]) => [a, b])); }"""
+
+
+@pytest.mark.parametrize("spaces", [[12, 12], [7, 7, 7], [12, 12, 12, 12], [5, 6, 6, 6, 11, 12], [29, 30, 30]])
+def test_monkeys_on_numbered_spaces_cover_neither_the_number_nor_each_other(browser, spaces):  # noqa: F811
+    from companion.web.boards import render
+
+    players = [{"name": n} for n in ["Ada", "Ben", "Cy", "Dan", "Eve", "Fay"][:len(spaces)]]
+    board = render({"name": "banana-matcho", "players": players,
+                    "state": {"board": {"top_space": 30}, "positions": spaces}})
+    page = new_page(browser, NARROW)
+    try:
+        page.set_content(f'<div id="board" style="width: 292px">{board}</div>')
+        assert page.evaluate(NUMBERS_COVERED) == [], f"monkeys on {spaces} cover a space's number"
+        assert page.evaluate(MONKEYS_OVERLAPPING) == [], f"monkeys on {spaces} cover each other"
     finally:
         page.close()
