@@ -371,8 +371,8 @@ def test_matterhorns_board_numbers_its_circles_as_the_moves_count_them(browser, 
         page.close()
 
 
-# The contrast of each empty die place's dashed border against the die's inside and the page around it.
-EMPTY_DIE_CONTRAST = """() => {
+# The contrast of the border of each element `selector` picks against its inside and the page around it.
+BORDER_CONTRAST = """(selector) => {
     const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
     const lum = (c) => { const [r, g, b] = rgb(c).slice(0, 3).map((v) => v / 255)
       .map((v) => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
@@ -381,7 +381,7 @@ EMPTY_DIE_CONTRAST = """() => {
     const behind = (node) => { for (let n = node; n; n = n.parentElement) {
       const c = getComputedStyle(n).backgroundColor; if (c !== 'rgba(0, 0, 0, 0)' && c !== 'transparent') return c; }
       return 'rgb(255, 255, 255)'; };
-    return [...document.querySelectorAll('.die.empty')].map((d) => {
+    return [...document.querySelectorAll(selector)].map((d) => {
       const border = getComputedStyle(d).borderTopColor;
       const worst = Math.min(ratio(border, behind(d)), ratio(border, behind(d.parentElement)));
       return Math.round(worst * 100) / 100; }); }"""
@@ -399,7 +399,7 @@ def test_an_empty_die_places_border_stands_out_3_to_1(browser, served, service, 
     try:
         if game == "matterhorn":
             page.locator("#chance-faces button", has_text="4").click()
-        ratios = page.evaluate(EMPTY_DIE_CONTRAST)
+        ratios = page.evaluate(BORDER_CONTRAST, ".die.empty")
         assert ratios and min(ratios) >= 3, f"{game}: the empty places' borders stand out only {ratios}:1"
         assert errors == []
     finally:
@@ -426,5 +426,18 @@ def test_monkeys_on_numbered_spaces_cover_neither_the_number_nor_each_other(brow
         page.set_content(f'<div id="board" style="width: 292px">{board}</div>')
         assert page.evaluate(NUMBERS_COVERED) == [], f"monkeys on {spaces} cover a space's number"
         assert page.evaluate(MONKEYS_OVERLAPPING) == [], f"monkeys on {spaces} cover each other"
+    finally:
+        page.close()
+
+
+def test_the_player_name_fields_border_stands_out_3_to_1(browser, served):  # noqa: F811
+    """WCAG 1.4.11: the outline of the field a child types a name in is the field's only edge on the page."""
+    base, _ = served()
+    page, errors = open_page(browser, base)
+    try:
+        page.click("button[data-game='matterhorn']")
+        ratios = page.evaluate(BORDER_CONTRAST, "#players input.name")
+        assert ratios and min(ratios) >= 3, f"the name fields' borders stand out only {ratios}:1"
+        assert errors == []
     finally:
         page.close()
