@@ -441,3 +441,32 @@ def test_the_player_name_fields_border_stands_out_3_to_1(browser, served):  # no
         assert errors == []
     finally:
         page.close()
+
+
+# The words of the page's title broken across two lines ("Matterhor" / "n").
+TITLE_WORDS_BROKEN = """(title) => { const h1 = document.getElementById('title'); h1.textContent = title;
+    const node = h1.firstChild; const broken = []; let at = 0;
+    for (const word of title.split(' ')) {
+      const range = document.createRange(); range.setStart(node, at); range.setEnd(node, at + word.length);
+      const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (tops.size > 1) broken.push(word);
+      at += word.length + 1;
+    }
+    return broken; }"""
+
+
+def test_each_games_title_keeps_its_words_whole_at_320_px_with_double_text(browser, served):  # noqa: F811
+    from tests.web.test_browser import GAMES
+
+    base, _ = served()
+    page, errors = open_page(browser, base)
+    try:
+        page.context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 32}})
+        page.wait_for_timeout(100)
+        broken = {title: page.evaluate(TITLE_WORDS_BROKEN, title) for title in [*GAMES.values(), "The companion"]}
+        assert not any(broken.values()), f"at 200 % text the title breaks inside a word: {broken}"
+        size = page.evaluate("parseFloat(getComputedStyle(document.getElementById('title')).fontSize)")
+        assert size >= 32, f"the title ({size} px) is smaller than the text a person asked for"
+        assert errors == []
+    finally:
+        page.close()
