@@ -1,13 +1,17 @@
-from tests.web.test_browser import browser  # noqa
-from tests.web.test_page_long_moves import placed, request
-from tests.web.test_page_a11y import open_page
+from tests.web.test_browser import browser, new_page  # noqa
+import companion.web.joincode as joincode
+from companion.web.joincode import JoinCodes, install
+from tests.web.test_phones_layout import overflow
 
-def test_shot(browser, served, service):
-    base, _ = served()
-    placed(service.table)
-    page, _ = open_page(browser, base, "#board svg")
-    page.locator("#board").screenshot(path="/tmp/s30/fix-page/out_mh.png")
-    six = [{"name": n} for n in ["Ada", "Ben", "Cy", "Dan", "Eve", "Fay"]]
-    request(service.table, {"do": "start", "game": "banana-matcho", "players": six})
-    page.wait_for_timeout(800)
-    page.locator("#board").screenshot(path="/tmp/s30/fix-page/out_bm.png")
+def test_shot(browser, served, service, tmp_path, monkeypatch):
+    monkeypatch.setattr(joincode, "is_own_screen", lambda address: False)
+    base, app = served()
+    install(app, JoinCodes(tmp_path / "join"))
+    assert service.table.request({"do": "start", "game": "matterhorn", "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
+    page = new_page(browser, {"width": 320, "height": 640})
+    page.goto(base + "/")
+    page.wait_for_selector("#join:not([hidden])")
+    page.context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 32}})
+    page.wait_for_timeout(200)
+    print(overflow(page))
+    page.screenshot(path="/tmp/s30/fix-page/out/join.png")
