@@ -259,8 +259,8 @@ def magic_mountain(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
         if s not in centres:
             continue
         x, y = centres[s]
-        for k, figure in enumerate(figures):
-            body.append(_figure(x - 8 + 16 * k, y + 6, figure))
+        for k, figure in enumerate(figures):  # right of the space's number, which is in its top left corner
+            body.append(_figure(x + 5 + 16 * (k - (len(figures) - 1) / 2), y + 6, figure))
     gy = 70 + rows * cell + 20
     body.append(f'<rect x="30" y="{gy}" width="{per_row * cell}" height="90" rx="16" fill="#f6e7c1" stroke="#a07b2c" stroke-width="2"/>')
     body.append(text(width / 2, gy + 24, "Goal: Master Balduin", 19, fill="#5a410f", weight="bold"))

@@ -470,3 +470,24 @@ def test_each_games_title_keeps_its_words_whole_at_320_px_with_double_text(brows
         assert errors == []
     finally:
         page.close()
+
+
+# Magic Mountain's space numbers that a figure's shape (a student's disc, a witch's triangle) covers: [space, shape].
+SPACES_COVERED = """() => { const svg = document.querySelector('#board svg');
+    const meets = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    const shapes = [...svg.querySelectorAll('polygon, circle')].filter((s) => s.getBBox().y > 60);
+    return [...svg.querySelectorAll('text')].filter((t) => /^\\d+$/.test(t.textContent) && t.getBBox().y > 60)
+      .flatMap((t) => shapes.filter((s) => meets(t.getBBox(), s.getBBox()))
+        .map((s) => [t.textContent, s.tagName + ' ' + s.nextElementSibling.textContent])); }"""
+
+
+def test_magic_mountains_figures_leave_their_spaces_numbers_readable(browser, served, service):  # noqa: F811
+    base, _ = served()
+    request(service.table, {"do": "start", "game": "magic-mountain", "players": PLAYERS})
+    page, errors = open_page(browser, base, "#board svg")
+    try:
+        covered = page.evaluate(SPACES_COVERED)
+        assert covered == [], f"figures cover their spaces' numbers: {covered}"
+        assert errors == []
+    finally:
+        page.close()
