@@ -133,3 +133,28 @@ def test_a_cancelled_join_code_prompt_leaves_a_button_to_join_and_the_words_say_
         assert errors == []
     finally:
         page.close()
+
+
+def test_a_phone_signed_out_by_a_new_code_gets_the_join_button_back(browser, served, service, tmp_path, monkeypatch):
+    """The phone had joined; a new join code signs every device out. Its next tap asks for the code; cancelled,
+    the page shows the "Join to play" button it hid when the phone joined."""
+    monkeypatch.setattr(joincode, "is_own_screen", lambda address: False)
+    base, app = served()
+    codes = JoinCodes(tmp_path / "join")
+    install(app, codes)
+    assert service.table.request(START).ok
+    page, errors = open_page(browser, base, "phone")
+    try:
+        answers = [codes.code]
+        page.on("dialog", lambda dialog: dialog.accept(answers.pop(0)) if answers else dialog.dismiss())
+        page.click("#join")
+        page.wait_for_selector("#join", state="hidden")
+        codes.rotate()
+        for _ in range(4):  # Ada's roll: refused, the code asked for, the prompt cancelled
+            page.locator("#chance-faces button").nth(0).click()
+        page.click("#chance-send")
+        page.wait_for_selector("#toast:not([hidden])")
+        assert page.is_visible("#join"), "signed out, the page has no button to join again"
+        assert errors == []
+    finally:
+        page.close()

@@ -129,6 +129,7 @@
   // The join code: at the foot of the page on the companion's own screen and on a joined phone; a device enters
   // it once. Until then the header keeps a "Join to play" button (loadShare), for when the prompt was cancelled.
   async function join() {
+    $("join").hidden = false;  // asked: this device is not joined (any more), whatever the page thought
     const code = window.prompt("Enter the 6-digit join code. It is at the foot of the page on a phone that already " +
                                "plays, or on the companion's own screen:");
     if (!code) return false;
