@@ -65,7 +65,8 @@ def test_the_players_names_and_numbers_show_whole_on_a_320_px_phone_with_double_
             const list = document.getElementById('players'), style = getComputedStyle(list);
             pen.font = `${style.fontSize} ${style.fontFamily}`;
             const number = pen.measureText(`${list.children.length}. `).width;  // the marker: "3. "
-            return { number: Math.round(number), room: parseFloat(style.paddingLeft) + list.getBoundingClientRect().left,
+            const room = parseFloat(style.paddingLeft) + list.getBoundingClientRect().left;
+            return { number: Math.round(number), room,
                      fields: [...list.querySelectorAll('input.name')].map((f) => { const s = getComputedStyle(f);
                        pen.font = `${s.fontSize} ${s.fontFamily}`;
                        const inside = f.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
