@@ -76,3 +76,22 @@ def test_the_players_names_and_numbers_show_whole_on_a_320_px_phone_with_double_
         assert overflow(page) == [] and page.evaluate("document.documentElement.scrollWidth") <= 320
     finally:
         page.close()
+
+
+def test_the_dice_places_hold_their_marks_with_room_on_a_320_px_phone_with_double_text(browser, served, service):
+    """Banana Matcho's nine places to tap at 200 % text: each "?" and "M?" inside its dashed box with room to spare,
+    not touching its sides."""
+    base, _ = served()
+    assert service.table.request({"do": "start", "game": "banana-matcho",
+                                  "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
+    page = new_page(browser, PHONE)
+    try:
+        page.goto(base + "/")
+        page.wait_for_selector("#chance-chosen .die")
+        page.add_style_tag(content="html { font-size: 32px !important; }")
+        spilled = page.evaluate("""() => [...document.querySelectorAll('#chance-chosen .die')]
+            .filter((d) => d.firstElementChild.getBoundingClientRect().width + 8 > d.clientWidth)
+            .map((d) => `${d.textContent} ${d.firstElementChild.getBoundingClientRect().width} px in ${d.clientWidth} px`)""")
+        assert spilled == [], f"marks touching their die's sides: {spilled}"
+    finally:
+        page.close()
