@@ -91,7 +91,8 @@ def test_the_dice_places_hold_their_marks_with_room_on_a_320_px_phone_with_doubl
         page.add_style_tag(content="html { font-size: 32px !important; }")
         spilled = page.evaluate("""() => [...document.querySelectorAll('#chance-chosen .die')]
             .map((d) => [d.textContent, d.firstElementChild.getBoundingClientRect().width, d.clientWidth])
-            .filter(([, mark, inside]) => mark + 8 > inside).map(([t, mark, inside]) => `${t} ${mark} px in ${inside} px`)""")
+            .filter(([, mark, inside]) => mark + 8 > inside)
+            .map(([t, mark, inside]) => `${t} ${mark} px in ${inside} px`)""")
         assert spilled == [], f"marks touching their die's sides: {spilled}"
     finally:
         page.close()
