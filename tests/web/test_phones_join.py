@@ -158,3 +158,25 @@ def test_a_phone_signed_out_by_a_new_code_gets_the_join_button_back(browser, ser
         assert errors == []
     finally:
         page.close()
+
+
+def test_after_joining_by_keyboard_the_focus_goes_to_the_game_not_nowhere(browser, served, service, tmp_path,
+                                                                          monkeypatch):
+    """The "Join to play" button disappears once the phone joined: the focus must not vanish with it (a keyboard or
+    screen-reader user would start again from the top of the page)."""
+    monkeypatch.setattr(joincode, "is_own_screen", lambda address: False)
+    base, app = served()
+    codes = JoinCodes(tmp_path / "join")
+    install(app, codes)
+    assert service.table.request(START).ok
+    page, errors = open_page(browser, base, "phone")
+    try:
+        page.on("dialog", lambda dialog: dialog.accept(codes.code))
+        page.focus("#join")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#join", state="hidden")
+        focused = page.evaluate("document.activeElement === document.body ? 'nothing' : document.activeElement.id")
+        assert focused == "turn", f"after joining the focus is on {focused}"
+        assert errors == []
+    finally:
+        page.close()

@@ -141,6 +141,14 @@
     return "refused";
   }
 
+  // The header's "Join to play" hides once the phone joined: the focus goes on to the game (or the start form),
+  // not to nowhere with the button.
+  async function joinByButton() {
+    if (await join() !== true) return;
+    const next = $("live").hidden ? $("start").querySelector("button:not([hidden])") : $("turn");
+    if (next) next.focus();
+  }
+
   // -- live stream -------------------------------------------------------------------------------
   // A stream can go silent without closing (the Wi-Fi dropped and came back): the page asks now and then,
   // when nothing came for a while, whether the table has moved on, and if so opens a new stream.
@@ -919,7 +927,7 @@
     if (!(await send({ do: "dice", values })) && view && view.step === step) { chanceValues = values; render(view); }
   });
   $("tray-set").addEventListener("click", setTray);
-  $("join").addEventListener("click", join);
+  $("join").addEventListener("click", joinByButton);
   $("camera-box").querySelector("details").addEventListener("toggle", showTray);
   loadGames();
   loadShare();
