@@ -256,9 +256,8 @@
 
   // "First figure it hits: S1 to S6 → 7; W1 and W2 → 12; W3 and W4 → 22. Each one hit after it → the next free
   // yellow space.": where a first hit sends each figure, those sent to one space together. Only the first hit's
-  // space is foretold: a space holds one figure, so a later hit goes on to the next free space of the ball's
-  // colour, which an earlier hit may have taken whatever group the figure is in (after S1 → 7 and S2 → 12, W1
-  // goes to 22, not 12).
+  // space is foretold: a space holds one figure, and an earlier hit may take any group's space (after S1 → 7 and
+  // S2 → 12, W1 goes to 22, not 12), so a later hit is said to go on to the next free space of the ball's colour.
   function sendsTo(figures, colour) {
     const groups = new Map();
     for (const f of figures) {
