@@ -1,6 +1,7 @@
 """The live boards, drawn as SVG from each engine's state JSON (the page never needs to know the rules).
 
-Matterhorn: the pyramid of lines 12 to 5 and the summit, with tokens, obstacles and climbers.
+Matterhorn: the pyramid of lines 12 to 5 and the summit, with tokens, obstacles and climbers; each free circle
+carries its number from the left of its line, the "circle 3" the moves name.
 Mountain Goats: the six mountains 5–10 (and the Big Mountain when played), goats and tokens left.
 Magic Mountain: the coloured path from the top, the figures on it, and the goal tile.
 Banana Matcho: the wonder tree, its spaces and the monkeys.
@@ -120,12 +121,13 @@ def matterhorn(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
             elif mark == "o":
                 body.append(circle(x, y, r, "#6b6b6b", "#333", 2) + text(x, y + 6, "✕", 18, fill="#fff"))
             else:
-                body.append(circle(x, y, r, "#fff"))
+                body.append(circle(x, y, r, "#fff") + text(x, y + 6, i + 1, 18, fill="#5f6e7b"))
     body.append(circle(width / 2, 42, 30, "#fff", "#7a8896", 3))
     body.append(text(width / 2 + 38, 30, "Summit", 18, "start", "#34495e", "bold"))
     for k, p in enumerate(summit):
         body.append(piece(width / 2 - 12 + 24 * (k % 2), 42 - 12 + 24 * (k // 2), 13, players, p))
-    return svg(int(width), int(height), body, "Matterhorn board. " + _climbers_said(state, players))
+    return svg(int(width), int(height), body, "Matterhorn board, its circles counted from the left of each line. "
+               + _climbers_said(state, players))
 
 
 def _climbers_said(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
@@ -257,8 +259,8 @@ def magic_mountain(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
         if s not in centres:
             continue
         x, y = centres[s]
-        for k, figure in enumerate(figures):
-            body.append(_figure(x - 8 + 16 * k, y + 6, figure))
+        for k, figure in enumerate(figures):  # right of the space's number, which is in its top left corner
+            body.append(_figure(x + 5 + 16 * (k - (len(figures) - 1) / 2), y + 6, figure))
     gy = 70 + rows * cell + 20
     body.append(f'<rect x="30" y="{gy}" width="{per_row * cell}" height="90" rx="16" fill="#f6e7c1" stroke="#a07b2c" stroke-width="2"/>')
     body.append(text(width / 2, gy + 24, "Goal: Master Balduin", 19, fill="#5a410f", weight="bold"))
@@ -320,18 +322,23 @@ def banana_matcho(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
         k = stacks.get(space, 0)
         stacks[space] = k + 1
         x, y = centres[space]
-        crowded = spaces.count(space) > len(MONKEY_PLACES)
-        places = CROWDED_PLACES if crowded else MONKEY_PLACES
-        dx, dy = places[k % len(places)]
-        body.append(piece(x + dx, y + dy, 10 if crowded else 12, players, p))
+        dx, dy, r = _monkey_place(k, spaces.count(space))
+        body.append(piece(x + dx, y + dy, r, players, p))
     said = [f"{who(players, p)} {_banana_space_said(int(space), top)}" for p, space in enumerate(positions)]
     return svg(int(width), int(height), body, "Banana Matcho wonder tree. " + "; ".join(said))
 
 
-# Where the monkeys on one space sit around its number: top right, top left, bottom right, bottom left.
-MONKEY_PLACES = ((13, -13), (-13, -13), (13, 13), (-13, 13))
-# Five or six on one space (up to six players): smaller monkeys in a ring around its number, none over another.
-CROWDED_PLACES = ((10, -17.3), (-10, -17.3), (20, 0), (-20, 0), (10, 17.3), (-10, 17.3))
+def _monkey_place(k: int, on_space: int) -> tuple[float, float, float]:
+    """Where the k-th of `on_space` monkeys on one space sits, from the space's centre, and its radius: a row of up
+    to three above the space's number (or "Start") and the fourth to sixth in a row below it (four or more drawn
+    smaller), so no monkey covers the number nor another monkey of its space."""
+    r = 12 if on_space <= MONKEYS_PER_ROW else 10
+    row, at = divmod(k, MONKEYS_PER_ROW)
+    in_row = min(on_space - row * MONKEYS_PER_ROW, MONKEYS_PER_ROW)
+    return (at - (in_row - 1) / 2) * 2 * r, (-r - 10, r + 11)[min(row, 1)], r
+
+
+MONKEYS_PER_ROW = 3
 
 
 def _banana_space_said(space: int, top: int) -> str:

@@ -33,6 +33,8 @@ CODE_DIGITS = 6
 MAX_WRONG_PER_MINUTE = 10  # from one address
 MAX_WRONG_PER_HOUR = 100  # from all addresses together
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+JOIN_BUTTON = "Join to play"  # the page's button that asks for the code (templates/index.html)
+WHERE_THE_CODE_IS = "It is at the foot of the page on a phone that already plays, or on the companion's own screen."
 
 
 class JoinCodes:
@@ -165,8 +167,8 @@ def install(app, codes: JoinCodes | None) -> None:
     @app.before_request
     def require_join():
         if request.method in STATE_CHANGING and request.path != "/api/join" and not joined():
-            return jsonify(error="This device has not joined the table: enter the join code shown on the companion.",
-                           join=True), 403
+            return jsonify(error=f"This device has not joined the table: tap \"{JOIN_BUTTON}\" and enter the join "
+                                 f"code. {WHERE_THE_CODE_IS}", join=True), 403
         return None
 
     @app.after_request
@@ -183,7 +185,7 @@ def install(app, codes: JoinCodes | None) -> None:
         if codes.too_many_wrong(address):
             return "Too many wrong codes: wait a minute, then try again.", 429
         if not codes.check(str(entered), address):
-            return "That is not the join code. It is shown on the companion's screen and in its log.", 403
+            return f"That is not the join code. {WHERE_THE_CODE_IS} Then tap \"{JOIN_BUTTON}\" again.", 403
         return None
 
     def remember(response):

@@ -216,8 +216,8 @@ def test_magic_mountain_shows_the_next_ball_and_where_a_hit_sends_each_figure(br
         assert {b["colour"]: b["probability"] for b in expected["next_ball"]} == {
             "red": 0.25, "blue": 0.25, "purple": 0.25, "white": 0.25}
         sends = page.text_content("#tip p[data-odds=sends]")
-        assert sends == ("If it hits: the first of S1 to S6 → 7; of W1 and W2 → 12; of W3 and W4 → 22; "
-                         "any more → the next free yellow space."), sends
+        assert sends == ("First figure it hits: S1 to S6 → 7; W1 and W2 → 12; W3 and W4 → 22. "
+                         "Each one hit after it → the next free yellow space."), sends
         assert targets_said(sends) == {f["figure"]: "Goal!" if f["targets"]["yellow"] == "goal"
                                        else str(f["targets"]["yellow"]) for f in expected["figures"]}
         assert page.locator("#moves.grid button.move").all_text_contents() == ["1", "2", "3", "4", "5", "6"]
@@ -248,13 +248,13 @@ def test_magic_mountain_the_last_ball_in_the_bag_is_said_in_words(browser, serve
 
 
 def targets_said(sends):
-    """Each figure's target as the tip says it: 'If it hits: the first of S1 to S6 and W1 → 16; of W2 and W3 → 21;
-    W4 → 26 if hit first; any more → the next free red space.' -> {"S1": "16", ..., "W4": "26"}."""
-    said = re.match(r"If it hits: (.*?)(; any more → the next free \w+ space)?\.$", sends).group(1)
+    """Each figure's target as the tip says it: 'First figure it hits: S1 to S6 and W1 → 16; W2 and W3 → 21;
+    W4 → 26. Each one hit after it → the next free red space.' -> {"S1": "16", ..., "W4": "26"}."""
+    said = re.match(r"(?:First figure it hits|If it hits): (.*?)\.(?: Each one hit after it → .*)?$", sends).group(1)
     targets = {}
     for group in said.split("; "):
-        names, target = group.removesuffix(" if hit first").split(" → ")
-        for name in re.split(r", | and ", re.sub(r"^(the first )?of ", "", names)):
+        names, target = group.split(" → ")
+        for name in re.split(r", | and ", names):
             ends = name.split(" to ")
             kind, first, last = ends[0][0], int(ends[0][1:]), int(ends[-1][1:])
             targets.update({f"{kind}{n}": target for n in range(first, last + 1)})
@@ -271,8 +271,8 @@ def test_magic_mountain_no_two_figures_are_sent_to_one_space(browser, served):  
     page, errors = open_page(browser, base, SEVEN_INCH)
     try:
         sends = page.text_content("#tip p[data-odds=sends]")
-        assert sends == ("If it hits: the first of S1 to S6 and W1 to W3 → 16; W4 → 21 if hit first; "
-                         "any more → the next free red space."), sends
+        assert sends == ("First figure it hits: S1 to S6 and W1 to W3 → 16; W4 → 21. "
+                         "Each one hit after it → the next free red space."), sends
         assert targets_said(sends) == {f["figure"]: str(f["targets"]["red"]) for f in state["game"]["odds"]["figures"]}
         page.click("#odds-box summary")
         box = page.text_content("#odds")
@@ -301,3 +301,23 @@ def test_magic_mountain_after_a_ball_hit_nothing_no_hit_is_foretold(browser, ser
         assert errors == []
     finally:
         page.close()
+
+
+def test_magic_mountain_the_tip_names_spaces_for_the_first_hit_only(browser, served, service):  # noqa: F811
+    """Yellow spaces 2, 7, 12, 17, 22, 27. The tip said "the first of S1 to S6 → 7; of W1 and W2 → 12": but after
+    S1 (→ 7) and S2 (→ 12, the next free yellow space), W1 goes to 22, not 12. Only the first hit's space is
+    foretold; every later one goes on to the next free space of the ball's colour."""
+    base, _ = served()
+    start(base, "magic-mountain")
+    state = post(base, {"do": "dice", "values": ["yellow"]})
+    page, errors = open_page(browser, base, SEVEN_INCH)
+    try:
+        sends = page.text_content("#tip p[data-odds=sends]")
+        assert errors == []
+    finally:
+        page.close()
+    state = play(base, state, kind="choose_opening", opening=1)
+    post(base, {"do": "dice", "values": ["S1", "S2", "W1"]})
+    assert service.table.view()["game"]["state"]["positions"]["W1"] == 22
+    assert sends == ("First figure it hits: S1 to S6 → 7; W1 and W2 → 12; W3 and W4 → 22. "
+                     "Each one hit after it → the next free yellow space."), sends

@@ -301,3 +301,193 @@ def test_the_big_mountain_boards_words_are_readable_at_320_px(browser, served, s
         assert errors == []
     finally:
         page.close()
+
+
+# Each space's number (or word) on the Banana Matcho tree that a monkey's disc covers: [words, monkey's letter].
+NUMBERS_COVERED = """() => { const svg = document.querySelector('#board svg');
+    const texts = [...svg.querySelectorAll('text')];
+    const monkeys = [...svg.querySelectorAll('circle')].filter((c) => Number(c.getAttribute('r')) < 15);
+    const covered = [];
+    for (const t of texts.filter((t) => /^(\\d+|Start|Fruit)$/.test(t.textContent))) {
+      const b = t.getBBox();
+      for (const m of monkeys) {
+        const [x, y, r] = ['cx', 'cy', 'r'].map((a) => Number(m.getAttribute(a)));
+        const dx = Math.max(b.x - x, 0, x - (b.x + b.width)), dy = Math.max(b.y - y, 0, y - (b.y + b.height));
+        if (dx * dx + dy * dy < r * r) covered.push([t.textContent, m.nextElementSibling.textContent]);
+      }
+    }
+    return covered; }"""
+
+
+@pytest.mark.parametrize("players", [2, 4, 5, 6])
+def test_monkeys_on_one_space_leave_its_word_readable(browser, served, service, players):  # noqa: F811
+    crowd = [{"name": n, "colour": c} for n, c in zip(["Ada", "Ben", "Cy", "Dan", "Eve", "Fay"],
+                                                      ["red", "blue", "green", "yellow", "purple", "orange"])]
+    base, _ = served()
+    request(service.table, {"do": "start", "game": "banana-matcho", "players": crowd[:players]})
+    page, errors = open_page(browser, base, "#board svg")
+    try:
+        covered = page.evaluate(NUMBERS_COVERED)
+        assert covered == [], f"{players} monkeys on the start: the space's word is covered by {covered}"
+        assert errors == []
+    finally:
+        page.close()
+
+
+# Matterhorn's free circles, line by line from the left: [line's circles, [the number drawn in each, its px]].
+CIRCLE_NUMBERS = """() => { const svg = document.querySelector('#board svg');
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    const texts = [...svg.querySelectorAll('text')];
+    const lines = new Map();
+    for (const c of svg.querySelectorAll('circle[r="19.0"]')) {
+      const y = c.getAttribute('cy');
+      lines.set(y, [...(lines.get(y) || []), c]);
+    }
+    return [...lines.values()].map((cs) => cs.sort((a, b) => a.cx.baseVal.value - b.cx.baseVal.value).map((c, i) => {
+      if (c.getAttribute('fill') !== '#fff') return [i + 1, 'taken'];
+      const inside = texts.find((t) => t.getAttribute('x') === c.getAttribute('cx')
+        && Math.abs(t.y.baseVal[0].value - c.cy.baseVal.value) < 19);
+      return [i + 1, inside ? inside.textContent : null,
+              inside ? Math.round(Number(inside.getAttribute('font-size')) * scale * 10) / 10 : null];
+    })); }"""
+
+
+def test_matterhorns_board_numbers_its_circles_as_the_moves_count_them(browser, served, service):  # noqa: F811
+    """The moves say "line 12, circle 3": the board shows which circle that is, each free circle numbered from the
+    left of its line, and its spoken name says so."""
+    base, _ = served()
+    placed(service.table)
+    page, errors = open_page(browser, base, "#board svg")
+    try:
+        lines = page.evaluate(CIRCLE_NUMBERS)
+        free = [c for line in lines for c in line if c[1] != "taken"]
+        assert len(lines) == 8 and len(free) == 52 - 4, lines
+        wrong = [c for c in free if c[1] != str(c[0])]
+        assert not wrong, f"free circles without their number from the left: {wrong[:6]}"
+        assert min(px for _, _, px in free) >= 9, f"circle numbers under 9 px at 320 px: {free[:6]}"
+        assert "counted from the left" in page.get_attribute("#board svg", "aria-label")
+        assert errors == []
+    finally:
+        page.close()
+
+
+# The contrast of the border of each element `selector` picks against its inside and the page around it.
+BORDER_CONTRAST = """(selector) => {
+    const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
+    const lum = (c) => { const [r, g, b] = rgb(c).slice(0, 3).map((v) => v / 255)
+      .map((v) => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+    const behind = (node) => { for (let n = node; n; n = n.parentElement) {
+      const c = getComputedStyle(n).backgroundColor; if (c !== 'rgba(0, 0, 0, 0)' && c !== 'transparent') return c; }
+      return 'rgb(255, 255, 255)'; };
+    return [...document.querySelectorAll(selector)].map((d) => {
+      const border = getComputedStyle(d).borderTopColor;
+      const worst = Math.min(ratio(border, behind(d)), ratio(border, behind(d.parentElement)));
+      return Math.round(worst * 100) / 100; }); }"""
+
+
+@pytest.mark.parametrize("game", ["matterhorn", "banana-matcho"])
+def test_an_empty_die_places_border_stands_out_3_to_1(browser, served, service, game):  # noqa: F811
+    """WCAG 1.4.11: the dashed outline that shows a die still to tap is a component's edge, 3:1 or more."""
+    base, _ = served()
+    if game == "matterhorn":
+        placed(service.table)  # Ben rolls five dice
+    else:
+        request(service.table, {"do": "start", "game": game, "players": PLAYERS})
+    page, errors = open_page(browser, base, "#chance-faces button")
+    try:
+        if game == "matterhorn":
+            page.locator("#chance-faces button", has_text="4").click()
+        ratios = page.evaluate(BORDER_CONTRAST, ".die.empty")
+        assert ratios and min(ratios) >= 3, f"{game}: the empty places' borders stand out only {ratios}:1"
+        assert errors == []
+    finally:
+        page.close()
+
+
+# Two monkeys' discs that cover each other: [letter, letter].
+MONKEYS_OVERLAPPING = """() => { const monkeys = [...document.querySelectorAll('#board svg circle')]
+      .filter((c) => Number(c.getAttribute('r')) < 15)
+      .map((c) => [c.nextElementSibling.textContent, ...['cx', 'cy', 'r'].map((a) => Number(c.getAttribute(a)))]);
+    return monkeys.flatMap(([a, x, y, r], i) => monkeys.slice(i + 1)
+      .filter(([, u, v, s]) => Math.hypot(u - x, v - y) < r + s - 0.5).map(([b]) => [a, b])); }"""
+
+
+@pytest.mark.parametrize("spaces", [[12, 12], [7, 7, 7], [12, 12, 12, 12], [5, 6, 6, 6, 11, 12], [29, 30, 30]])
+def test_monkeys_on_numbered_spaces_cover_neither_the_number_nor_each_other(browser, spaces):  # noqa: F811
+    from companion.web.boards import render
+
+    players = [{"name": n} for n in ["Ada", "Ben", "Cy", "Dan", "Eve", "Fay"][:len(spaces)]]
+    board = render({"name": "banana-matcho", "players": players,
+                    "state": {"board": {"top_space": 30}, "positions": spaces}})
+    page = new_page(browser, NARROW)
+    try:
+        page.set_content(f'<div id="board" style="width: 292px">{board}</div>')
+        assert page.evaluate(NUMBERS_COVERED) == [], f"monkeys on {spaces} cover a space's number"
+        assert page.evaluate(MONKEYS_OVERLAPPING) == [], f"monkeys on {spaces} cover each other"
+    finally:
+        page.close()
+
+
+def test_the_player_name_fields_border_stands_out_3_to_1(browser, served):  # noqa: F811
+    """WCAG 1.4.11: the outline of the field a child types a name in is the field's only edge on the page."""
+    base, _ = served()
+    page, errors = open_page(browser, base)
+    try:
+        page.click("button[data-game='matterhorn']")
+        ratios = page.evaluate(BORDER_CONTRAST, "#players input.name")
+        assert ratios and min(ratios) >= 3, f"the name fields' borders stand out only {ratios}:1"
+        assert errors == []
+    finally:
+        page.close()
+
+
+# The words of the page's title broken across two lines ("Matterhor" / "n").
+TITLE_WORDS_BROKEN = """(title) => { const h1 = document.getElementById('title'); h1.textContent = title;
+    const node = h1.firstChild; const broken = []; let at = 0;
+    for (const word of title.split(' ')) {
+      const range = document.createRange(); range.setStart(node, at); range.setEnd(node, at + word.length);
+      const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (tops.size > 1) broken.push(word);
+      at += word.length + 1;
+    }
+    return broken; }"""
+
+
+def test_each_games_title_keeps_its_words_whole_at_320_px_with_double_text(browser, served):  # noqa: F811
+    from tests.web.test_browser import GAMES
+
+    base, _ = served()
+    page, errors = open_page(browser, base)
+    try:
+        page.context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 32}})
+        page.wait_for_timeout(100)
+        broken = {title: page.evaluate(TITLE_WORDS_BROKEN, title) for title in [*GAMES.values(), "The companion"]}
+        assert not any(broken.values()), f"at 200 % text the title breaks inside a word: {broken}"
+        size = page.evaluate("parseFloat(getComputedStyle(document.getElementById('title')).fontSize)")
+        assert size >= 32, f"the title ({size} px) is smaller than the text a person asked for"
+        assert errors == []
+    finally:
+        page.close()
+
+
+# Magic Mountain's space numbers that a figure's shape (a student's disc, a witch's triangle) covers: [space, shape].
+SPACES_COVERED = """() => { const svg = document.querySelector('#board svg');
+    const meets = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    const shapes = [...svg.querySelectorAll('polygon, circle')].filter((s) => s.getBBox().y > 60);
+    return [...svg.querySelectorAll('text')].filter((t) => /^\\d+$/.test(t.textContent) && t.getBBox().y > 60)
+      .flatMap((t) => shapes.filter((s) => meets(t.getBBox(), s.getBBox()))
+        .map((s) => [t.textContent, s.tagName + ' ' + s.nextElementSibling.textContent])); }"""
+
+
+def test_magic_mountains_figures_leave_their_spaces_numbers_readable(browser, served, service):  # noqa: F811
+    base, _ = served()
+    request(service.table, {"do": "start", "game": "magic-mountain", "players": PLAYERS})
+    page, errors = open_page(browser, base, "#board svg")
+    try:
+        covered = page.evaluate(SPACES_COVERED)
+        assert covered == [], f"figures cover their spaces' numbers: {covered}"
+        assert errors == []
+    finally:
+        page.close()

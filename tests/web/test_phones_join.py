@@ -91,3 +91,92 @@ def test_a_wrong_join_code_is_said_to_be_wrong(browser, served, service, tmp_pat
         assert "not the join code" in page.text_content("#toast-text"), page.text_content("#toast-text")
     finally:
         page.close()
+
+
+def test_a_cancelled_join_code_prompt_leaves_a_button_to_join_and_the_words_say_where_the_code_is(
+        browser, served, service, tmp_path, monkeypatch):
+    """The child taps, the page asks for the code, the child has not got it yet and cancels: the page keeps a
+    "Join" button to try again once they have it, and no message sends a family to a log it cannot see."""
+    monkeypatch.setattr(joincode, "is_own_screen", lambda address: False)
+    base, app = served()
+    codes = JoinCodes(tmp_path / "join")
+    install(app, codes)
+    assert service.table.request(START).ok
+    page, errors = open_page(browser, base, "phone")
+    try:
+        asked, answers = [], [None]  # the first prompt cancelled
+
+        def answer(dialog):
+            asked.append(dialog.message)
+            code = answers.pop(0) if answers else None
+            dialog.accept(code) if code else dialog.dismiss()
+
+        page.on("dialog", answer)
+        page.wait_for_selector("#chance-faces button")
+        for _ in range(4):
+            page.locator("#chance-faces button").nth(0).click()
+        page.click("#chance-send")
+        page.wait_for_selector("#toast:not([hidden])")
+        said = asked + [page.text_content("#toast-text")]
+        join = page.get_by_role("button", name="Join to play")
+        assert join.is_visible(), f"after the prompt was cancelled the page has no button to join: {said}"
+        answers.extend(["000000" if codes.code != "000000" else "111111", codes.code])
+        join.click()
+        page.wait_for_selector("#toast:not([hidden])")
+        refused = page.text_content("#toast-text")
+        assert "not the join code" in refused and "log" not in refused and "Join to play" in refused, refused
+        join.click()
+        page.wait_for_selector("#join", state="hidden")
+        page.click("#chance-send")  # the dice tapped before are still there: sent now without a prompt
+        page.wait_for_function("window.companionView.game.history_count === 1")
+        assert len(asked) == 3 and not [s for s in asked if "log" in s], asked
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_a_phone_signed_out_by_a_new_code_gets_the_join_button_back(browser, served, service, tmp_path, monkeypatch):
+    """The phone had joined; a new join code signs every device out. Its next tap asks for the code; cancelled,
+    the page shows the "Join to play" button it hid when the phone joined."""
+    monkeypatch.setattr(joincode, "is_own_screen", lambda address: False)
+    base, app = served()
+    codes = JoinCodes(tmp_path / "join")
+    install(app, codes)
+    assert service.table.request(START).ok
+    page, errors = open_page(browser, base, "phone")
+    try:
+        answers = [codes.code]
+        page.on("dialog", lambda dialog: dialog.accept(answers.pop(0)) if answers else dialog.dismiss())
+        page.click("#join")
+        page.wait_for_selector("#join", state="hidden")
+        codes.rotate()
+        for _ in range(4):  # Ada's roll: refused, the code asked for, the prompt cancelled
+            page.locator("#chance-faces button").nth(0).click()
+        page.click("#chance-send")
+        page.wait_for_selector("#toast:not([hidden])")
+        assert page.is_visible("#join"), "signed out, the page has no button to join again"
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_after_joining_by_keyboard_the_focus_goes_to_the_game_not_nowhere(browser, served, service, tmp_path,
+                                                                          monkeypatch):
+    """The "Join to play" button disappears once the phone joined: the focus must not vanish with it (a keyboard or
+    screen-reader user would start again from the top of the page)."""
+    monkeypatch.setattr(joincode, "is_own_screen", lambda address: False)
+    base, app = served()
+    codes = JoinCodes(tmp_path / "join")
+    install(app, codes)
+    assert service.table.request(START).ok
+    page, errors = open_page(browser, base, "phone")
+    try:
+        page.on("dialog", lambda dialog: dialog.accept(codes.code))
+        page.focus("#join")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#join", state="hidden")
+        focused = page.evaluate("document.activeElement === document.body ? 'nothing' : document.activeElement.id")
+        assert focused == "turn", f"after joining the focus is on {focused}"
+        assert errors == []
+    finally:
+        page.close()

@@ -48,3 +48,51 @@ def test_the_players_form_fits_a_320_px_phone_with_larger_text(browser, served):
         assert page.evaluate("document.documentElement.scrollWidth") <= 320
     finally:
         page.close()
+
+
+def test_the_players_names_and_numbers_show_whole_on_a_320_px_phone_with_double_text(browser, served):
+    """At 200 % text (the root font 32 px): each name field still shows "Player 1" whole, and the list's numbers
+    are not cut off at the screen's left edge."""
+    base, _ = served()
+    page = new_page(browser, PHONE)
+    try:
+        page.goto(base + "/")
+        page.wait_for_selector("#link.on")
+        page.add_style_tag(content="html { font-size: 32px !important; }")
+        page.click("button[data-game='matterhorn']")
+        page.click("#add-player")
+        fit = page.evaluate("""() => { const pen = document.createElement('canvas').getContext('2d');
+            const list = document.getElementById('players'), style = getComputedStyle(list);
+            pen.font = `${style.fontSize} ${style.fontFamily}`;
+            const number = pen.measureText(`${list.children.length}. `).width;  // the marker: "3. "
+            const room = parseFloat(style.paddingLeft) + list.getBoundingClientRect().left;
+            return { number: Math.round(number), room,
+                     fields: [...list.querySelectorAll('input.name')].map((f) => { const s = getComputedStyle(f);
+                       pen.font = `${s.fontSize} ${s.fontFamily}`;
+                       const inside = f.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+                       return Math.round(inside - pen.measureText(f.placeholder).width); }) }; }""")
+        assert fit["number"] <= fit["room"], f"the players' numbers ({fit['number']} px) reach past the screen's edge"
+        assert min(fit["fields"]) >= 0, f"'Player 1' is cut in its field by {-min(fit['fields'])} px"
+        assert overflow(page) == [] and page.evaluate("document.documentElement.scrollWidth") <= 320
+    finally:
+        page.close()
+
+
+def test_the_dice_places_hold_their_marks_with_room_on_a_320_px_phone_with_double_text(browser, served, service):
+    """Banana Matcho's nine places to tap at 200 % text: each "?" and "M?" inside its dashed box with room to spare,
+    not touching its sides."""
+    base, _ = served()
+    assert service.table.request({"do": "start", "game": "banana-matcho",
+                                  "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
+    page = new_page(browser, PHONE)
+    try:
+        page.goto(base + "/")
+        page.wait_for_selector("#chance-chosen .die")
+        page.add_style_tag(content="html { font-size: 32px !important; }")
+        spilled = page.evaluate("""() => [...document.querySelectorAll('#chance-chosen .die')]
+            .map((d) => [d.textContent, d.firstElementChild.getBoundingClientRect().width, d.clientWidth])
+            .filter(([, mark, inside]) => mark + 8 > inside)
+            .map(([t, mark, inside]) => `${t} ${mark} px in ${inside} px`)""")
+        assert spilled == [], f"marks touching their die's sides: {spilled}"
+    finally:
+        page.close()

@@ -126,9 +126,12 @@
     }
   }
 
-  // The join code: shown on the companion's own screen; a device enters it once.
+  // The join code: at the foot of the page on the companion's own screen and on a joined phone; a device enters
+  // it once. Until then the header keeps a "Join to play" button (loadShare), for when the prompt was cancelled.
   async function join() {
-    const code = window.prompt("Enter the join code shown on the companion's screen:");
+    $("join").hidden = false;  // asked: this device is not joined (any more), whatever the page thought
+    const code = window.prompt("Enter the 6-digit join code. It is at the foot of the page on a phone that already " +
+                               "plays, or on the companion's own screen:");
     if (!code) return false;
     const response = await fetch("/api/join", { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ code: code.trim() }) });
@@ -136,6 +139,14 @@
     const body = await response.json().catch(() => ({}));
     toast(body.error || body.message || "That is not the join code.");
     return "refused";
+  }
+
+  // The header's "Join to play" hides once the phone joined: the focus goes on to the game (or the start form),
+  // not to nowhere with the button.
+  async function joinByButton() {
+    if (await join() !== true) return;
+    const next = $("live").hidden ? $("start").querySelector("button:not([hidden])") : $("turn");
+    if (next) next.focus();
   }
 
   // -- live stream -------------------------------------------------------------------------------
@@ -538,8 +549,8 @@
   }
 
   // The tip beside the decision: a title, short lines, and for some games a small table.
-  // #tip is a live region: it is drawn again only when the tip changed, else it would be read out on every
-  // redraw (and an opened table in it would fold again).
+  // #tip is drawn again only when the tip changed, else an opened table in it would fold again on every redraw.
+  // It is no live region: its table would be read out at each change; the turn and prompt are said by #said.
   function renderTip(tip) {
     const box = $("tip");
     box.hidden = !tip;
@@ -889,6 +900,7 @@
       $("share-urls").textContent = urls.length ? "Other phones open: " + urls.join("  or  ") : "";
       if (joined.ok) {
         const body = await joined.json();
+        $("join").hidden = !body.required || body.joined;
         if (body.code) {
           $("join-code").textContent = body.code;
           $("join-qr").onerror = () => { $("join-qr").hidden = true; };  // no address other phones can open
@@ -915,6 +927,7 @@
     if (!(await send({ do: "dice", values })) && view && view.step === step) { chanceValues = values; render(view); }
   });
   $("tray-set").addEventListener("click", setTray);
+  $("join").addEventListener("click", joinByButton);
   $("camera-box").querySelector("details").addEventListener("toggle", showTray);
   loadGames();
   loadShare();

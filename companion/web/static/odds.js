@@ -241,7 +241,7 @@
     const next = odds.next_ball.map((b) => `${b.colour} ${b.probability >= 1 ? "for sure" : oneIn(b.probability, b.chance)}`)
       .join(", ");
     const lines = [{ text: `${ball ? "After this ball, the next one" : "Next ball"}: ${next}.`, kind: "next-ball" }];
-    if (ball) lines.push({ text: `If it hits: ${sendsTo(odds.figures, ball)}`, kind: "sends" });
+    if (ball) lines.push({ text: sendsTo(odds.figures, ball), kind: "sends" });
     out.tip = { title: ball ? `The ${ball} ball` : "The next ball",
                 lines, table: { head, rows, highlight, folded: "Where each colour sends each figure" } };
     return out;
@@ -254,25 +254,19 @@
     return game.odds && !missed ? game.odds.ball || null : null;
   }
 
-  // "the first of S1 to S6 → 7; of W1 and W2 → 12; W4 → 22 if hit first; any more → the next free red space.":
-  // where a first hit sends each figure, those sent to one space together, since a space holds one figure: only
-  // the first of them hit goes there, one hit after it goes on to the next free space of the ball's colour. A
-  // figure alone is said "if hit first" too, unless it is the only one: an earlier hit may have taken its space.
+  // "First figure it hits: S1 to S6 → 7; W1 and W2 → 12; W3 and W4 → 22. Each one hit after it → the next free
+  // yellow space.": where a first hit sends each figure, those sent to one space together. Only the first hit's
+  // space is foretold: a space holds one figure, and an earlier hit may take any group's space (after S1 → 7 and
+  // S2 → 12, W1 goes to 22, not 12), so a later hit is said to go on to the next free space of the ball's colour.
   function sendsTo(figures, colour) {
     const groups = new Map();
     for (const f of figures) {
       const target = f.targets[colour] === "goal" ? "Goal!" : String(f.targets[colour]);
       groups.set(target, [...(groups.get(target) || []), f.figure]);
     }
-    const several = figures.length > 1;
-    let first = true;
-    const said = [...groups].map(([target, names]) => {
-      if (names.length === 1) return `${names[0]} → ${target}${several ? " if hit first" : ""}`;
-      const words = `${first ? "the first of " : "of "}${runs(names)} → ${target}`;
-      first = false;
-      return words;
-    });
-    return said.join("; ") + (several ? `; any more → the next free ${colour} space` : "") + ".";
+    const said = [...groups].map(([target, names]) => `${runs(names)} → ${target}`).join("; ");
+    if (figures.length === 1) return `If it hits: ${said}.`;
+    return `First figure it hits: ${said}. Each one hit after it → the next free ${colour} space.`;
   }
 
   // ["S1", "S2", "S3", "W1", "W2"] -> "S1 to S3, W1 and W2": a run of three or more of one kind said by its ends.
