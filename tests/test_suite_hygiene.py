@@ -38,6 +38,20 @@ def test_the_services_the_tests_start_read_no_settings_file_of_the_machine(tmp_p
     assert config.load_settings(config.settings_file())["camera"]["settle_ms"] != 1234
 
 
+def test_commands_a_test_runs_read_the_tests_settings_not_the_machines(tmp_path):
+    """On a Pi where the service is installed, /etc/companion/companion.toml exists: a command a test runs in its
+    own process (run_cli, cli.main, load_settings(settings_file())) or starts as a process of its own with the
+    test's environment must read the tests' settings, not the service's port, camera, pin map or folder."""
+    from tests.conftest import NO_SETTINGS
+
+    assert config.settings_file() == NO_SETTINGS
+    assert not config.SYSTEM_SETTINGS.exists() and config.SYSTEM_SETTINGS != Path("/etc/companion/companion.toml")
+    assert config.default_state_dir() != config.SERVICE_STATE_DIR
+    started = subprocess.run([sys.executable, "-c", "from companion.config import settings_file; print(settings_file())"],
+                             cwd=TESTS.parent, capture_output=True, text=True, timeout=60)
+    assert started.stdout.strip() == str(NO_SETTINGS), started.stdout + started.stderr
+
+
 def test_no_test_file_skips_when_the_project_or_a_dependency_fails_to_import():
     """pytest.importorskip of the project's own modules or of a hard dependency turns an ImportError (a typo, a
     numpy-2-only call in the Bookworm run, an OpenCV built for another numpy) into a green 'skipped'."""
