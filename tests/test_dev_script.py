@@ -68,7 +68,7 @@ def machine(tmp_path):
     executable(fake / "venv-python", VENV_PYTHON)
     executable(bin_dir / "apt-get", APT_GET)
     executable(bin_dir / "sudo", '#!/bin/sh\nexec "$@"\n')
-    for present in ("chromium", "systemd-analyze"):
+    for present in ("chromium", "systemd-analyze", "node"):
         executable(bin_dir / present, "#!/bin/sh\n")
     (fake / "ensurepip").touch()
     env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "FAKE_MACHINE": str(fake), "FAKE_PYTHON": "3.11"}
@@ -134,6 +134,19 @@ def test_dev_test_installs_python3_venv_when_python3_lacks_it(machine):
     assert proc.returncode == 0, proc.stderr
     assert any(line.startswith("apt-get install") and "python3-venv" in line for line in log), log
     assert pytest_runs(log) == [".venv", ".venv-bookworm"]
+
+
+def test_dev_test_installs_node_for_the_tests_that_run_the_pages_script(machine):
+    """tests/games/test_mountain_goats_advice.py runs the page's odds.js in node and skips without it: on a fresh
+    CI machine, which has no node, the words the page shows for Mountain Goats' moves were never tested."""
+    bin_dir, tools = machine.checkout.parent / "bin", machine.checkout.parent / "tools"
+    (bin_dir / "node").unlink()
+    tools.mkdir()
+    for tool in ("bash", "sh", "env", "dirname", "id", "readlink", "touch"):  # what ./dev and the fakes use
+        (tools / tool).symlink_to(shutil.which(tool))
+    proc, log = machine("test", "-q", PATH=f"{bin_dir}:{tools}")  # not the PATH of this machine, which has node
+    assert proc.returncode == 0, proc.stderr
+    assert any(line.startswith("apt-get install") and " nodejs" in line for line in log), log
 
 
 def test_a_linked_venv_without_pip_is_not_emptied(machine):
