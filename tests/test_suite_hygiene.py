@@ -49,8 +49,8 @@ def test_commands_a_test_runs_read_the_tests_settings_not_the_machines(tmp_path)
     assert config.settings_file() == NO_SETTINGS
     assert not config.SYSTEM_SETTINGS.exists() and config.SYSTEM_SETTINGS != Path("/etc/companion/companion.toml")
     assert config.default_state_dir() != config.SERVICE_STATE_DIR
-    started = subprocess.run([sys.executable, "-c", "from companion.config import settings_file; print(settings_file())"],
-                             cwd=TESTS.parent, capture_output=True, text=True, timeout=60)
+    said = "from companion.config import settings_file; print(settings_file())"
+    started = subprocess.run([sys.executable, "-c", said], cwd=TESTS.parent, capture_output=True, text=True, timeout=60)
     assert started.stdout.strip() == str(NO_SETTINGS), started.stdout + started.stderr
 
 
