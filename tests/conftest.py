@@ -19,12 +19,20 @@ def is_a_setting(name: str) -> bool:
 
 @pytest.fixture(autouse=True)
 def state_outside_home(tmp_path_factory, monkeypatch):
-    """The default state directory of every test is its own, never the real ~/.local/state/companion; and no
-    setting comes from the contributor's shell."""
+    """The default state directory of every test is its own, never the real ~/.local/state/companion; no
+    setting comes from the contributor's shell; and no command a test runs, in its process or in one it starts
+    with its environment, reads a Pi's /etc/companion/companion.toml or uses the service's /var/lib/companion.
+    A test of the fallback to the machine's file sets SYSTEM_SETTINGS and unsets COMPANION_SETTINGS itself."""
+    from companion import config
+
+    machine = tmp_path_factory.mktemp("machine")
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state-home")))
     monkeypatch.delenv("STATE_DIRECTORY", raising=False)
     for name in [name for name in os.environ if is_a_setting(name)]:
         monkeypatch.delenv(name)
+    monkeypatch.setenv("COMPANION_SETTINGS", str(NO_SETTINGS))
+    monkeypatch.setattr(config, "SYSTEM_SETTINGS", machine / "etc-companion.toml")
+    monkeypatch.setattr(config, "SERVICE_STATE_DIR", machine / "var-lib-companion")
 
 
 @pytest.fixture

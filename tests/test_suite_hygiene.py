@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from companion import config
 
 TESTS = Path(__file__).resolve().parent
@@ -36,6 +38,69 @@ def test_the_services_the_tests_start_read_no_settings_file_of_the_machine(tmp_p
     (tmp_path / "games").mkdir()
     monkeypatch.setattr(os, "environ", CompanionProcess(tmp_path).env)
     assert config.load_settings(config.settings_file())["camera"]["settle_ms"] != 1234
+
+
+def test_commands_a_test_runs_read_the_tests_settings_not_the_machines(tmp_path):
+    """On a Pi where the service is installed, /etc/companion/companion.toml exists: a command a test runs in its
+    own process (run_cli, cli.main, load_settings(settings_file())) or starts as a process of its own with the
+    test's environment must read the tests' settings, not the service's port, camera, pin map or folder."""
+    from tests.conftest import NO_SETTINGS
+
+    assert config.settings_file() == NO_SETTINGS
+    assert not config.SYSTEM_SETTINGS.exists() and config.SYSTEM_SETTINGS != Path("/etc/companion/companion.toml")
+    assert config.default_state_dir() != config.SERVICE_STATE_DIR
+    said = "from companion.config import settings_file; print(settings_file())"
+    started = subprocess.run([sys.executable, "-c", said], cwd=TESTS.parent, capture_output=True, text=True, timeout=60)
+    assert started.stdout.strip() == str(NO_SETTINGS), started.stdout + started.stderr
+
+
+def needed_distributions(name: str, extras: tuple[str, ...] = ()) -> set[str]:
+    """The normalized names of `name` and every distribution it needs here (markers evaluated), with `extras`."""
+    from importlib.metadata import distribution
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    found: set[str] = set()
+    wanted = [(name, extras)]
+    while wanted:
+        name, extras = wanted.pop()
+        if canonicalize_name(name) in found:
+            continue
+        found.add(canonicalize_name(name))
+        for line in distribution(name).requires or []:
+            requirement = Requirement(line)
+            marker = requirement.marker
+            if marker is None or any(marker.evaluate({"extra": extra}) for extra in ("", *extras)):
+                wanted.append((requirement.name, tuple(requirement.extras)))
+    return found
+
+
+def pinned(constraints: Path) -> dict[str, str]:
+    """{normalized name: its line} for every line of a constraints file and the files it names with -c."""
+    from packaging.utils import canonicalize_name
+
+    pins = {}
+    for line in constraints.read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if line.startswith("-c "):
+            pins.update(pinned(constraints.parent / line[3:].strip()))
+        elif line:
+            pins[canonicalize_name(re.split(r"[<>=!~ ;]", line)[0])] = line
+    return pins
+
+
+@pytest.mark.parametrize("constraints", ["constraints.txt", "constraints-bookworm.txt"])
+def test_every_package_the_tests_install_has_its_version_pinned(constraints):
+    """CI installs on a fresh machine: a package left to pip's newest (Flask, pytest, Playwright, onnxruntime or one
+    of theirs) could turn the suite red overnight with no change of ours. Each round pins every package the companion
+    and its test tools install; numpy and OpenCV as that round needs them."""
+    pins = pinned(TESTS / constraints)
+    venvs_own = {"companion", "pip", "setuptools", "wheel"}  # as the Python that made the venv has them
+    loose = sorted(needed_distributions("companion", ("dev",)) - venvs_own - pins.keys())
+    assert loose == [], f"not pinned in tests/{constraints}: {loose}"
+    other_rounds = {"numpy", "opencv-python-headless"}
+    assert all("==" in line for name, line in pins.items() if name not in other_rounds), pins
 
 
 def test_no_test_file_skips_when_the_project_or_a_dependency_fails_to_import():

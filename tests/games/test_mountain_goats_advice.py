@@ -83,7 +83,7 @@ def test_a_space_that_cannot_be_passed_counts_as_sure_points_below_tokens_but_ah
 # -- the words on the page (odds.js run in node as the page runs it) ------------------------------------
 def page_help(state):
     if shutil.which("node") is None:
-        pytest.skip("node is not installed")
+        pytest.skip("node is not installed (./dev test installs it)")
     view = {"name": "mountain-goats", "players": [{"name": n} for n in NAMES[:len(state.players)]],
             "legal": state.describe_legal(), "odds": odds_for_state(state), "chance": None, "over": False}
     script = ("global.window = {}; require(process.argv[1]);"

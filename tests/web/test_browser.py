@@ -362,7 +362,9 @@ def test_an_open_page_follows_the_game_after_the_service_restarts(browser, tmp_p
     from tests.web.conftest import CompanionProcess
 
     companion = CompanionProcess(tmp_path)
-    base, serve = companion.base, companion.start
+    serve = companion.start
+    service = serve()
+    base = companion.base
 
     def post(command):
         request = urllib.request.Request(base + "/api/command", data=json.dumps(command).encode(),
@@ -370,7 +372,6 @@ def test_an_open_page_follows_the_game_after_the_service_restarts(browser, tmp_p
         with urllib.request.urlopen(request, timeout=10) as reply:
             return json.load(reply)["state"]
 
-    service = serve()
     page = None
     try:
         post({"do": "start", "game": "mountain-goats", "players": [{"name": "Ada"}, {"name": "Ben"}]})

@@ -38,21 +38,20 @@ def test_the_service_stops_at_once_with_pages_open(tmp_path, stop_signal):
     """`systemctl stop` (SIGTERM) or Ctrl-C while phones have the page open: waitress's loop ran while any page
     was connected, so the companion kept serving until systemd killed it 90 s later."""
     import signal
-    import subprocess
 
     from companion.web.sse_client import SSEClient
     from tests.web.conftest import CompanionProcess
 
     companion = CompanionProcess(tmp_path)
     pages = []
-    service = companion.start(stderr=subprocess.PIPE)
+    service = companion.start()
     try:
         pages = [SSEClient(companion.base + "/events") for _ in range(4)]
         for page in pages:
             assert page.next_state()["game"] is None
         service.send_signal(getattr(signal, stop_signal))
-        _, err = service.communicate(timeout=30)
-        assert service.returncode == 0 and "Traceback" not in err, err
+        service.wait(30)
+        assert service.returncode == 0 and "Traceback" not in companion.errors(), companion.errors()
         for page in pages:
             list(page.events())  # what was sent before the stop, then the end (a read timeout if still open)
     finally:
@@ -61,3 +60,54 @@ def test_the_service_stops_at_once_with_pages_open(tmp_path, stop_signal):
         if service.poll() is None:
             service.kill()
             service.wait()
+
+
+def test_a_service_the_tests_start_cannot_lose_its_port_to_another_program(tmp_path, monkeypatch):
+    """The tests' own `companion serve` was given a free port found by binding and letting go of it: on a shared CI
+    machine another program could take that port before the service bound it, and the test failed on a service
+    that had ended. The window is forced here: a port the service is told to use is taken just before it starts."""
+    import subprocess
+    import urllib.request
+
+    from tests.web.conftest import CompanionProcess
+
+    launch, taken = subprocess.Popen, []
+
+    def another_program_first(argv, env=None, **options):
+        port = int((env or {}).get("COMPANION_SERVICE_PORT", "0"))
+        if port:
+            squatter = socket.socket()
+            squatter.bind(("127.0.0.1", port))
+            squatter.listen()
+            taken.append(squatter)
+        return launch(argv, env=env, **options)
+
+    monkeypatch.setattr(subprocess, "Popen", another_program_first)
+    companion = CompanionProcess(tmp_path)
+    service = companion.start()
+    try:
+        assert service.poll() is None, "the service is running"
+        with urllib.request.urlopen(companion.base + "/api/health", timeout=10) as reply:
+            assert reply.status == 200
+    finally:
+        service.terminate()
+        service.wait(20)
+        for squatter in taken:
+            squatter.close()
+
+
+def test_a_restart_whose_port_another_program_took_says_so(tmp_path):
+    """A test that restarts the service needs its page at the same address; should another program take the port
+    in the moment between the stop and the start, the test fails saying that, not on a page that never answers."""
+    from tests.web.conftest import CompanionProcess
+
+    companion = CompanionProcess(tmp_path)
+    companion.RESTART_TRIES = 1
+    service = companion.start()
+    service.terminate()
+    service.wait(20)
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", companion.port))
+        squatter.listen()
+        with pytest.raises(AssertionError, match=rf"cannot start again on port {companion.port}: another program"):
+            companion.start()
