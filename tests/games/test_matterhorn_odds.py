@@ -188,7 +188,8 @@ def test_odds_for_state_follow_the_turn():
     rng = random.Random(3)
     while state.phase != "roll":
         state.apply(state.sample_chance(rng) if state.current_player() < 0 else state.legal_actions()[0])
-    assert odds_for_state(state) == {"dice": 5, "blocked": [], "bust": float(brute_bust(5, ()))}
+    assert odds_for_state(state) == {"player": state.player, "dice": 5, "blocked": [],
+                                     "bust": float(brute_bust(5, ()))}
     state.apply(Roll((5, 5, 6, 1, 1)))
     shown = odds_for_state(state)
     assert shown["dice"] == 5 and shown["blocked"] == []
@@ -196,7 +197,8 @@ def test_odds_for_state_follow_the_turn():
     state.apply(Eliminate((5,), 11))
     state.apply(PlaceToken(1))
     state.apply(RollAgain())
-    assert odds_for_state(state) == {"dice": 4, "blocked": [11], "bust": float(brute_bust(4, (11,)))}
+    assert odds_for_state(state) == {"player": state.player, "dice": 4, "blocked": [11],
+                                     "bust": float(brute_bust(4, (11,)))}
 
 
 def test_odds_queries_run_and_answer():

@@ -72,7 +72,8 @@ def test_matterhorn_odds_before_a_roll(browser, served):  # noqa: F811
     page, text, _, errors = odds_box(browser, base)
     try:
         assert_plain(page, text, errors)
-        assert "Chance that your next roll (4 dice) loses the turn: 4% (about 1 in 28)." in text
+        assert "Chance that Ada's next roll (4 dice) loses the turn: 4% (about 1 in 28)." in text, \
+            "every phone shows the box: it names the player on turn, not 'your'"
         assert "Lines that can't take a token this turn: 6." in text
     finally:
         page.close()

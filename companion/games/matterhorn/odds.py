@@ -102,11 +102,11 @@ def _percent(p: float) -> str:
 def odds_for_state(state) -> dict[str, Any]:
     """For the live page: during a turn, the dice for the next roll, the blocked lines and the chance that
     the next roll loses the turn (`bust`, None when the supply is empty and no roll is possible); with a roll
-    just read, its ranked choices as `--roll` gives them. Outside a turn: {}."""
+    just read, its ranked choices as `--roll` gives them; `player`, whose turn it is. Outside a turn: {}."""
     phase = state.phase
     if phase in ("roll", "decide", "choose", "place", "bonus"):
         blocked = state.blocked_lines()
-        out: dict[str, Any] = {"dice": state.dice_in_play, "blocked": blocked}
+        out: dict[str, Any] = {"player": state.player, "dice": state.dice_in_play, "blocked": blocked}
         if phase == "choose":
             out.update(roll_odds(state.roll, tuple(blocked)))
         elif phase in ("roll", "decide"):

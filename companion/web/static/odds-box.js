@@ -43,24 +43,26 @@
   }
 
   // -- Matterhorn ---------------------------------------------------------------------------------------
-  function matterhorn(odds) {
+  function matterhorn(odds, game) {
     const out = [];
+    const who = Number.isInteger(odds.player) ? nameOf(game, odds.player) : null;
+    const whose = who ? `${who}'s` : "Your";  // every phone shows the box: the roll is the player's on turn
     if (Array.isArray(odds.roll)) out.push(say(`This roll: ${odds.roll.join(" ")}.`));
     if (odds.loses_turn === true) {
       out.push(say("No choice of dice reaches a line that is still open: this roll loses the turn."));
     }
     if (Array.isArray(odds.choices) && odds.choices.length) {
-      out.push(table("Your choices, safest first", ["Choice", "Dice left", "Chance the next roll loses the turn"],
+      out.push(table(`${whose} choices, safest first`, ["Choice", "Dice left", "Chance the next roll loses the turn"],
         odds.choices.map((c) => [`${c.eliminate.length ? "Eliminate " + listWords(c.eliminate) : "Keep all dice"}: ` +
                                  `line ${c.line}`, String(c.dice_left), percent(c.bust_next)])));
     }
     const dice = Number.isInteger(odds.dice) ? count(odds.dice, "die", "dice") : "dice";
     if (typeof odds.bust === "number") {
-      out.push(say(`Chance that your next roll (${dice}) loses the turn: ${chanceWords(odds.bust)}.`));
+      out.push(say(`Chance that ${who ? whose : "your"} next roll (${dice}) loses the turn: ${chanceWords(odds.bust)}.`));
     } else if ("bust" in odds) {
       out.push(say("The supply of tokens is empty: no more rolls this turn."));
     } else if (Number.isInteger(odds.dice) && !Array.isArray(odds.roll)) {
-      out.push(say(`Your next roll uses ${dice}.`));
+      out.push(say(`${whose} next roll uses ${dice}.`));
     }
     if (Array.isArray(odds.blocked)) {
       out.push(say(odds.blocked.length ? `Lines that can't take a token this turn: ${listWords(odds.blocked)}.`
