@@ -11,7 +11,7 @@ tray nothing is produced. After a roll has fired, the tray is read again only on
 the picture of that roll, and what is read is a new roll only if some die lies elsewhere or shows another
 face (`part_of_the_roll`). So the same dice lying still, a hand passing by, a lamp switched on, an arm's
 shadow, a bumped table, a sleeve nudging a die, some of the dice taken out, or a camera nudged on its mount
-or back at another size (the dice all moved alike: `seen_anew`) do not fire again; picking the dice up and
+or back at another size over three dice or more (all moved alike: `seen_anew`) do not fire again; picking the dice up and
 rolling again does.
 
 With `reading` off (a game without pip dice on the table) the tray is watched but never read: each still
@@ -56,29 +56,34 @@ def _unmatched(dice, roll) -> list[DieReading] | None:
 
 def seen_anew(dice, roll) -> list[DieReading] | None:
     """`_unmatched` for a camera nudged on its mount or back at another size since `roll` was read: the dice
-    of the roll (or some of them) where one shift and one scale, the same for all, put them. The dice of the
-    roll left over, where the camera sees them now; None if no such move makes every die of `dice` match.
+    of the roll (or some of them) where one shift of at most `NUDGE_FACES` faces and one scale, the same for
+    all, put them. The dice of the roll left over, where the camera sees them now; None if no such move makes
+    every die of `dice` match.
 
-    Tried with two dice or more (any shift puts one die thrown again where the roll's lay) and anchored on a
-    die read surely. Two dice thrown again that land as the two before lay, one shifted as the other, and show
-    their faces: about once in 4,000 throws in a tray a dozen faces across, against a roll played twice at
-    every nudge."""
+    Tried with three dice or more, anchored on a die read surely. With two, a real throw would too often land
+    as two of the roll's dice lay, one shifted as the other (Matterhorn's two dice thrown after three were
+    eliminated from five: about once in 700 throws with any shift), so a camera moved over two dice reads them
+    again, as before. Three dice thrown again never landed so in 200,000 simulated throws."""
     anchor = next((d for d in dice if not d.unsure), None)
-    if anchor is None or len(dice) < 2 or len(dice) > len(roll):
+    if anchor is None or len(dice) < 3 or len(dice) > len(roll):
         return None
     scale = _face(dice) / _face(roll)
     if abs(scale - 1) < NUDGE_SCALE:
         scale = 1.0
+    reach = NUDGE_FACES * _face(dice)
     for old in roll:
         if old.value != anchor.value and not old.unsure:
             continue
         dx, dy = anchor.center[0] - scale * old.center[0], anchor.center[1] - scale * old.center[1]
+        if math.hypot(dx, dy) > reach:
+            continue
         left = _unmatched(dice, [_moved(d, scale, dx, dy) for d in roll])
         if left is not None:
             return left
     return None
 
 
+NUDGE_FACES = 3.0  # a camera nudged moves the picture by a die or two; dice lying further off were thrown
 NUDGE_SCALE = 0.1  # faces read this much larger or smaller are the same size: the camera was nudged, not resized
 
 
