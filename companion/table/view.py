@@ -26,7 +26,7 @@ def build_view(table: "Table") -> dict[str, Any]:
     return {
         "version": table.version,
         "run": table.run,
-        "step": step_token(shown, table.question),
+        "step": step_token(shown, table.question, len(table.unstepped)),
         "game": shown,
         "question": table.question,
         "notice": table.notice,
@@ -34,17 +34,19 @@ def build_view(table: "Table") -> dict[str, Any]:
     }
 
 
-def step_token(game: dict[str, Any] | None, question: dict[str, Any] | None) -> str:
+def step_token(game: dict[str, Any] | None, question: dict[str, Any] | None, unstepped: int = 0) -> str:
     """Names the game situation a page shows: the game, its state, the last roll read and the question
     asked. A tap sent with it (`"seen"`) is refused once the game has moved on, so two phones tapping at
     once, or a tap on a page that had not caught up, never plays twice or into the next player's turn.
     Made from what the game is, not from how it was seen: not the journal's numbering, the clock, or where
-    and how surely each die was read, so a replay meets the same, with the frames re-read too."""
+    and how surely each die was read, so a replay meets the same, with the frames re-read too. `unstepped`:
+    how many changes with no step (a question asked or put away, an event kept) undo can take back, so a second
+    phone's Undo of the same page is refused once the first took one back (left out when none, as before)."""
     situation = None if game is None else [game["name"], game["players"], game["variants"], game["state"],
                                            game["history_count"], _values_of(game["last_reading"])]
     asked = None if question is None else {**{k: v for k, v in question.items() if k not in ("t", "reading")},
                                            "reading": _values_of(question.get("reading"))}
-    text = json.dumps([situation, asked], sort_keys=True, separators=(",", ":"), default=str)
+    text = json.dumps([situation, asked] + ([unstepped] if unstepped else []), sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 

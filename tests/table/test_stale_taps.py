@@ -93,3 +93,22 @@ def test_a_recorded_session_with_a_refused_late_tap_replays_to_the_same_game(tmp
         assert again.view()["game"]["history_count"] == live["history_count"] == 4
     finally:
         again.stop()
+
+
+def test_two_phones_undoing_a_kept_roll_at_once_take_back_the_roll_only(tmp_path):
+    """Mountain Goats: Ben's roll, read before Ada tapped her move, is kept; both phones tap Undo on the same
+    page. The first drops the kept roll; the second is refused, not taken as an undo of Ada's roll."""
+    table = Table(Journal(tmp_path)).start()
+    try:
+        assert table.request({"do": "start", "game": "mountain-goats",
+                              "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
+        assert table.request({"do": "dice", "values": [1, 2, 3, 4]}).ok
+        assert table.submit(roll(5, 5, 5, 6, 6)).result(5).ok
+        assert "kept" in table.view()["notice"]
+        seen, steps = table.view()["step"], table.view()["game"]["history_count"]
+        first = table.request({"do": "undo", "seen": seen})
+        second = table.request({"do": "undo", "seen": seen})
+        assert first.ok and not second.ok and second.message.startswith(MOVED_ON)
+        assert table.view()["game"]["history_count"] == steps, "Ada's roll stays"
+    finally:
+        table.stop()
