@@ -16,7 +16,8 @@ Tables:
   away with no step (a squeak nobody made), for the history and for debugging.
 - meta(key, value): the current game, the position reached in a replayed recording, the question asked, and
   `unstepped`: what changed with no step since the last step (a question asked or put away, an event kept),
-  with what was there before, which undo puts back first. A step that answered a question keeps it in its
+  with what was there before, which undo puts back first, and the last operation's and event's numbers when
+  it was written (anything journaled after it, by an older version that does not know it, makes it stale). A step that answered a question keeps it in its
   info (`asked`, with its `actions`).
 """
 from __future__ import annotations
@@ -360,6 +361,11 @@ class Journal:
                 raise JournalError(_storage_problem(self.path, exc)) from None
         return gone
 
+    def last_seqs(self) -> list[int]:
+        """The numbers given to the last operation and the last event ever written (`Transaction.last_seqs`)."""
+        with self._reading() as db:
+            return _last_seqs(db)
+
     def ops(self, game_id: int) -> Iterator[tuple[str, dict[str, Any]]]:
         with self._reading() as db:
             rows = db.execute("SELECT op, data FROM ops WHERE game_id=? ORDER BY seq", (game_id,)).fetchall()
@@ -393,6 +399,11 @@ def check_file(path: str | Path) -> tuple[bool, str, str] | None:
     finally:
         db.close()
     return (True, f"the game journal {path} is damaged ({problem})", damaged_fix(path)) if problem else None
+
+
+def _last_seqs(db: sqlite3.Connection) -> list[int]:
+    seqs = dict(db.execute("SELECT name, seq FROM sqlite_sequence WHERE name IN ('ops', 'events')").fetchall())
+    return [int(seqs.get("ops", 0)), int(seqs.get("events", 0))]
 
 
 def _game_row(row: tuple) -> dict[str, Any]:
@@ -475,6 +486,12 @@ class Transaction:
         self.db.execute(f"DELETE FROM ops WHERE game_id IN ({old})", (keep,))
         self.db.execute(f"DELETE FROM events WHERE game_id IN ({old})", (keep,))
         return self.db.execute(f"DELETE FROM games WHERE id IN ({old})", (keep,)).rowcount
+
+    def last_seqs(self) -> list[int]:
+        """The numbers given to the last operation and the last event written so far, this transaction's too:
+        they never go back (AUTOINCREMENT), so meta written with them can tell whether anything was journaled
+        after it, by this version or an older one that does not know that meta."""
+        return _last_seqs(self.db)
 
     def set_meta(self, key: str, value: str) -> None:
         self.db.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",

@@ -287,7 +287,7 @@ class Table:
             else:
                 tx.set_meta("question", json.dumps(question))
             _write_held(tx, held)
-            tx.set_meta("unstepped", json.dumps(unstepped))
+            _write_unstepped(tx, unstepped)
             self._write_position(tx)
         self._take_up(Game(game_id, game_def.name, setup, state, history, _last_reading(history)), question, held,
                       held[1] if held else "")
@@ -324,7 +324,7 @@ class Table:
                 self.unstepped = [*self.unstepped, {"held": _held_to_json(replaced)}]
                 with self.journal.transaction() as tx:
                     self._write_held(tx)
-                    tx.set_meta("unstepped", json.dumps(self.unstepped))
+                    _write_unstepped(tx, self.unstepped)
                     self._write_position(tx)
             else:
                 self._persist_position()
@@ -401,7 +401,7 @@ class Table:
         with self.journal.transaction() as tx:  # kept only once saved: one not saved is said (`_tell_unanswered`)
             tx.event(self.game.id if self.game else None, event.to_json())
             _write_held(tx, held)
-            tx.set_meta("unstepped", json.dumps(unstepped))
+            _write_unstepped(tx, unstepped)
             self._write_position(tx)
         self.held, self.notice, self.unstepped = held, reason, unstepped
 
@@ -450,7 +450,7 @@ class Table:
             else:
                 with self.journal.transaction() as tx:
                     self._write_held(tx)
-                    tx.set_meta("unstepped", json.dumps(self.unstepped))
+                    _write_unstepped(tx, self.unstepped)
                 self.notice = decision.reason
         except JournalError as exc:  # the person's step is saved; the kept event waits for the next one
             self.held, self.unstepped = held, unstepped
@@ -476,7 +476,7 @@ class Table:
         with self.journal.transaction() as tx:
             tx.event(self.game.id if self.game else None, event.to_json())
             tx.clear_meta("question")
-            tx.set_meta("unstepped", json.dumps(unstepped))
+            _write_unstepped(tx, unstepped)
             self._write_held(tx)
             self._write_position(tx)
         self.question, self.notice, self.unstepped = None, reason, unstepped
@@ -595,7 +595,7 @@ class Table:
                 tx.clear_meta("question")
             else:
                 tx.set_meta("question", json.dumps(question))
-            tx.set_meta("unstepped", json.dumps(unstepped))
+            _write_unstepped(tx, unstepped)
             _write_held(tx, held)
             self._write_position(tx)
         self.notice = f"Undone: {_undone_words(last, self.question, self.held)}" + (f". {held[1]}" if held else "")
@@ -654,7 +654,7 @@ class Table:
             if not recorded:
                 tx.event(self.game.id if self.game else None, event.to_json())
             tx.set_meta("question", json.dumps(question))
-            tx.set_meta("unstepped", json.dumps(unstepped))
+            _write_unstepped(tx, unstepped)
             self._write_held(tx)
             self._write_position(tx)
         self.question, self.unstepped = question, unstepped
@@ -704,8 +704,7 @@ class Table:
             return
         question = self.journal.meta("question")
         self.question = json.loads(question) if question else None
-        with contextlib.suppress(ValueError, KeyError, TypeError):  # undo then takes back a step, as it once did
-            self.unstepped = _unstepped_from_json(json.loads(self.journal.meta("unstepped") or "[]"))
+        self.unstepped = self._unstepped_kept()
         held = self.journal.meta("held")
         if held:
             try:  # a squeak waits for the camera's frames (a resumed replay sends them again), or the idle second
@@ -717,6 +716,16 @@ class Table:
                 self.held, self.notice = None, f"the roll or ball kept before the restart was not played ({exc})"
                 with contextlib.suppress(JournalError), self.journal.transaction() as tx:
                     _write_held(tx, None)  # said once, not at every start
+
+    def _unstepped_kept(self) -> list[dict[str, Any]]:
+        """What changed with no step, as the journal kept it; none if anything was journaled after it (an older
+        version played on, which never touches it: its questions would be asked again for the wrong duel) or if
+        it cannot be read (undo then takes back a step, as it once did)."""
+        with contextlib.suppress(ValueError, KeyError, TypeError):
+            kept = json.loads(self.journal.meta("unstepped") or "null")
+            if isinstance(kept, dict) and kept.get("after") == self.journal.last_seqs():
+                return _unstepped_from_json(kept["items"])
+        return []
 
     def _load(self, row: dict[str, Any]) -> Game:
         """Replay the journal's operations into a fresh engine."""
@@ -780,6 +789,11 @@ def _undone_words(unstepped: dict[str, Any], question: dict[str, Any] | None,
     kind = (question or {}).get("kind")
     what = {"squeak": "the squeak", "dice": "the roll the camera read"}.get(kind, "the question")
     return f"{what} (nothing was played)"
+
+
+def _write_unstepped(tx, unstepped: list[dict[str, Any]]) -> None:
+    """What changed with no step, with the journal's last numbers, which tell at a restart whether it still holds."""
+    tx.set_meta("unstepped", json.dumps({"items": unstepped, "after": tx.last_seqs()}))
 
 
 def _unstepped_from_json(data: Any) -> list[dict[str, Any]]:

@@ -112,3 +112,33 @@ def test_two_phones_undoing_a_kept_roll_at_once_take_back_the_roll_only(tmp_path
         assert table.view()["game"]["history_count"] == steps, "Ada's roll stays"
     finally:
         table.stop()
+
+
+def test_an_older_version_playing_on_leaves_undo_nothing_stale_to_take_back(tmp_path):
+    """A journal written by this version, played on by an older one (a family going back a version), then opened
+    by this one again: what this version kept for undo is forgotten once anything was journaled after it. The
+    older version, which does not know it, undid Ada's roll and dropped the kept one; Undo now has nothing left,
+    not a kept roll to bring back for a game that has moved on."""
+    table = Table(Journal(tmp_path)).start()
+    try:
+        assert table.request({"do": "start", "game": "mountain-goats",
+                              "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
+        assert table.request({"do": "dice", "values": [1, 2, 3, 4]}).ok
+        assert table.submit(roll(5, 5, 5, 6, 6)).result(5).ok
+        game_id = table.game.id
+    finally:
+        table.stop()
+        table.journal.close()
+    older = Journal(tmp_path)
+    with older.transaction() as tx:  # the older version's Undo: the step taken back, the kept roll dropped
+        tx.undo(game_id, 6)
+        tx.clear_meta("held")
+    older.close()
+    table = Table(Journal(tmp_path)).start()
+    try:
+        game = table.view()["game"]
+        assert game["history_count"] == 0 and not game["can_undo"]
+        refused = table.request({"do": "undo"})
+        assert not refused.ok and "nothing to undo" in refused.message
+    finally:
+        table.stop()
