@@ -180,3 +180,35 @@ def test_after_joining_by_keyboard_the_focus_goes_to_the_game_not_nowhere(browse
         assert errors == []
     finally:
         page.close()
+
+
+def test_a_phone_signed_out_by_a_new_code_does_not_show_the_old_code_at_its_foot(
+        browser, served, service, tmp_path, monkeypatch):
+    """The prompt sends people to "the foot of the page on a phone that already plays": a phone signed out by a
+    new join code (a restart that lost join.json) must not show the old, refused code there. And the very first
+    phone of a companion with no screen is told where that code is: the service's log, journalctl."""
+    monkeypatch.setattr(joincode, "is_own_screen", lambda address: False)
+    base, app = served()
+    codes = JoinCodes(tmp_path / "join")
+    install(app, codes)
+    assert service.table.request(START).ok
+    page, errors = open_page(browser, base, "phone")
+    try:
+        old, asked, answers = codes.code, [], [codes.code]
+        page.on("dialog", lambda d: (asked.append(d.message), d.accept(answers.pop(0)) if answers else d.dismiss()))
+        page.click("#join")
+        page.wait_for_selector("#join", state="hidden")
+        page.wait_for_selector("#share-join:not([hidden])")
+        assert page.text_content("#join-code") == old
+        while codes.rotate() == old:
+            pass
+        for _ in range(4):
+            page.locator("#chance-faces button").nth(0).click()
+        page.click("#chance-send")
+        page.wait_for_selector("#toast:not([hidden])")
+        assert "foot of the page" in asked[-1] and "journalctl -u companion" in asked[-1], asked
+        shown = page.text_content("#join-code") if page.is_visible("#share-join") else None
+        assert shown in (None, codes.code), f"the page's foot still shows the old code {shown}, now {codes.code}"
+        assert errors == []
+    finally:
+        page.close()

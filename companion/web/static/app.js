@@ -130,8 +130,10 @@
   // it once. Until then the header keeps a "Join to play" button (loadShare), for when the prompt was cancelled.
   async function join() {
     $("join").hidden = false;  // asked: this device is not joined (any more), whatever the page thought
+    $("share-join").hidden = true;  // the code at this page's foot, if any, is an old one
     const code = window.prompt("Enter the 6-digit join code. It is at the foot of the page on a phone that already " +
-                               "plays, or on the companion's own screen:");
+                               "plays, or on the companion's own screen (the very first phone: whoever set the " +
+                               "companion up finds it with journalctl -u companion):");
     if (!code) return false;
     const response = await fetch("/api/join", { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ code: code.trim() }) });
@@ -901,6 +903,7 @@
       if (joined.ok) {
         const body = await joined.json();
         $("join").hidden = !body.required || body.joined;
+        $("share-join").hidden = !body.code;
         if (body.code) {
           $("join-code").textContent = body.code;
           $("join-qr").onerror = () => { $("join-qr").hidden = true; };  // no address other phones can open
