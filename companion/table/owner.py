@@ -55,6 +55,7 @@ class Game:
     state: State
     history: list[dict[str, Any]]
     last_reading: dict[str, Any] | None = None
+    started: int | None = None  # when it began, on the table's clock (the journal's `started_t`)
 
 
 _STOP = object()
@@ -254,7 +255,7 @@ class Table:
     def _so_far(self) -> dict[str, Any]:
         game = self.game
         return {"game": game.name, "setup": game.setup, "history": game.history, "question": self.question,
-                "held": _held_to_json(self.held), "unstepped": self.unstepped}
+                "held": _held_to_json(self.held), "unstepped": self.unstepped, "started": game.started}
 
     def _restore(self, event: GameSoFar) -> None:
         """A recording's game so far, played into a new game of this journal as it stood: its steps (their
@@ -272,11 +273,12 @@ class Table:
             if not isinstance(data.get("question"), (dict, type(None))):
                 raise ValueError(f"a question is a JSON object, got {data['question']!r}"[:200])
             unstepped = _unstepped_from_json(data.get("unstepped") or [])
+            started = event.t if data.get("started") is None else int(data["started"])
         except (BadEvent, GameError, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise Rejected(f"the game so far could not be played: {exc}") from None
         question = data.get("question")
         with self.journal.transaction() as tx:
-            game_id = tx.new_game(game_def.name, setup, event.t)
+            game_id = tx.new_game(game_def.name, setup, started)
             for step in history:
                 tx.apply(game_id, step["action"], {k: v for k, v in step.items() if k != "action"},
                          step.get("t", event.t))
@@ -289,8 +291,8 @@ class Table:
             _write_held(tx, held)
             tx.set_meta("unstepped", json.dumps(unstepped))
             self._write_position(tx)
-        self._take_up(Game(game_id, game_def.name, setup, state, history, _last_reading(history)), question, held,
-                      held[1] if held else "")
+        self._take_up(Game(game_id, game_def.name, setup, state, history, _last_reading(history), started), question,
+                      held, held[1] if held else "")
         self.unstepped = unstepped
 
     # -- sensor and camera events -----------------------------------------------------------------
@@ -306,7 +308,7 @@ class Table:
             self._persist_position()
             return False, ("the banana squeaked again right after the squeak waiting for the camera's picture: only "
                            "the first hand on the banana counts")
-        decision = decide(game.state, event, self.zones, game.history, self.question)
+        decision = decide(game.state, event, self.zones, game.history, self.question, started=game.started)
         another = self._another_ball(event, decision)
         if another:
             self.notice = another
@@ -434,7 +436,8 @@ class Table:
         if self.held is None or self.game is None:
             return False
         held = event, _ = self.held
-        decision = decide(self.game.state, event, self.zones, self.game.history, self.question, waited)
+        decision = decide(self.game.state, event, self.zones, self.game.history, self.question, waited,
+                          self.game.started)
         if isinstance(decision, Hold):
             changed = self.held != (event, decision.reason)
             self.held = (event, decision.reason)
@@ -502,7 +505,8 @@ class Table:
             tx.clear_meta("held")
             tx.clear_meta("unstepped")
             self._write_position(tx)
-        self._take_up(Game(game_id, game_def.name, setup, state, []))
+        self._take_up(Game(game_id, game_def.name, setup, state, [], started=event.t))
+        self.zones.clear(lying_before=event.t)  # the camera reads the zones from now: what lies there was before
 
     def _take_up(self, game: Game | None, question: dict[str, Any] | None = None,
                  held: tuple[Event, str] | None = None, notice: str = "") -> None:
@@ -732,7 +736,7 @@ class Table:
                 continue
             state.apply(game_def.action_from_json(data["action"]))
             history.append({"action": data["action"], **data["info"]})
-        return Game(row["id"], row["game"], setup, state, history, _last_reading(history))
+        return Game(row["id"], row["game"], setup, state, history, _last_reading(history), row["started_t"])
 
     # -- the view every page sees -------------------------------------------------------------------
     def _publish(self) -> None:
