@@ -551,6 +551,8 @@ class Table:
                 applied[reading_step]["reading"] = reading
             if self.question is not None:  # the step answers it: an undo takes the whole step back and asks again
                 applied[-1].update(asked=self.question, actions=len(applied))
+            if self.held is not None:  # tapped while an event waits: an undo of the step leaves it waiting
+                applied[-1]["kept"] = self.unstepped
             self._journal_step(game, event, undos=0, applied=applied, question=question, recorded=recorded)
         except BaseException:
             for _ in applied:
@@ -573,20 +575,26 @@ class Table:
         last = game.history[-1]
         count = min(int(last.get("actions", 1)), len(game.history)) if "asked" in last else 1
         asked = last.get("asked")
-        self.held = None  # kept for the step undone or one before it: the family takes it up again
+        # An event kept before the step was tapped waits again, with what changed with no step before the step;
+        # one kept for the step undone or one before it is dropped: the family takes it up again.
+        kept = last.get("kept") if self.held is not None and isinstance(last.get("kept"), list) else None
+        held = self.held
+        self.held = None if kept is None else held
         popped = [game.state.undo() for _ in range(count)][::-1]
         try:
-            self._journal_step(game, event, undos=count, applied=[], question=asked)
+            self._journal_step(game, event, undos=count, applied=[], question=asked, unstepped=kept or [])
         except BaseException:
             for action in popped:
                 game.state.apply(action)
+            self.held = held
             raise
         del game.history[-count:]
         if game.last_reading is not None and game.last_reading["index"] >= len(game.history):
             game.last_reading = _last_reading(game.history)
-        self.question, self.unstepped = asked, []
+        self.question, self.unstepped, self.notice = asked, kept or [], ""
+        self._play_held()  # what it does now is said: still kept (why), dropped (why), or played
         self.notice = f"Undone: {last.get('text') or 'the last step'}" + (
-            "; the question is asked again" if asked is not None else "")
+            "; the question is asked again" if asked is not None else "") + (f". {self.notice}" if self.notice else "")
 
     def _undo_unstepped(self, game: Game, event: Event) -> None:
         """Undo a question asked or put away, or an event kept, with no step: what was there before is back."""
@@ -664,7 +672,9 @@ class Table:
         self.question, self.unstepped = question, unstepped
 
     def _journal_step(self, game: Game, event: Event, undos: int, applied: list[dict[str, Any]],
-                      question: dict[str, Any] | None = None, recorded: bool = False) -> None:
+                      question: dict[str, Any] | None = None, recorded: bool = False,
+                      unstepped: list[dict[str, Any]] | None = None) -> None:
+        """`unstepped`: what changed with no step since the step now last (an undo puts it back)."""
         with self.journal.transaction() as tx:
             if not isinstance(event, PlayerAction) and not recorded:
                 tx.event(game.id, event.to_json())
@@ -680,7 +690,10 @@ class Table:
                 tx.clear_meta("question")
             else:
                 tx.set_meta("question", json.dumps(question))
-            tx.clear_meta("unstepped")
+            if unstepped:
+                tx.set_meta("unstepped", json.dumps(unstepped))
+            else:
+                tx.clear_meta("unstepped")
             self._write_held(tx)
             self._write_position(tx)
 
