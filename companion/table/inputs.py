@@ -176,8 +176,9 @@ class DuelDice:
         self._at_step.clear()
         self._step = None
 
-    def add(self, event: ZoneState) -> bool:
-        """Whether the dice shown changed."""
+    def add(self, event: ZoneState, lain: bool = False) -> bool:
+        """Whether the dice shown changed. `lain`: the zone's dice lie, never picked up, since before the duel
+        began (`unrolled_sides`): they are not shown."""
         count = {"fruit": FRUIT_DICE, "matcho": MATCHO_DICE}.get(event.zone)
         if count is None or len(event.dice) != count:
             return False
@@ -186,6 +187,8 @@ class DuelDice:
             return False
         before = self.showing()
         self._last[event.zone] = tuple(faces)
+        if lain:
+            self._at_step[event.zone] = tuple(faces)
         return self.showing() != before
 
     def step(self, step: Any, history: Sequence[dict[str, Any]] = ()) -> None:

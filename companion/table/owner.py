@@ -26,7 +26,7 @@ from ..games import registry
 from ..games.api import Action, GameError, Player, State
 from .commands import BadCommand, check_command
 from .inputs import (SAME_RACE_NS, Ask, Decision, DuelDice, Hold, Ignore, Play, PutAway, ZoneHistory, answer_decision,
-                     decide, pip_roll_unused, typed_squeak_decision)
+                     decide, duel_began_at, pip_roll_unused, typed_squeak_decision, unrolled_sides)
 from .journal import Journal, JournalError
 from .view import build_view
 
@@ -236,7 +236,8 @@ class Table:
     def _dispatch(self, event: Event) -> tuple[bool, str]:
         if isinstance(event, ZoneState):
             self.zones.add(event)
-            shown = self.game is not None and self.game.name == "banana-matcho" and self.duel_dice.add(event)
+            shown = self.game is not None and self.game.name == "banana-matcho" and self.duel_dice.add(
+                event, lain=self._lain_since_before_the_duel(event))
             return (self._held_squeak() and self._play_held()) or shown, ""
         if isinstance(event, RecordingHealth):
             self.health["recording"] = {"state": event.state, "message": event.message}
@@ -251,6 +252,12 @@ class Table:
             self._restore(event)
             return True, "the game so far"
         return self._observation(event)
+
+    def _lain_since_before_the_duel(self, event: ZoneState) -> bool:
+        """Whether the Banana Matcho zone's dice lie, never picked up, since before the duel now on began."""
+        game = self.game
+        began = duel_began_at(game.state, game.history, game.started)
+        return event.zone in unrolled_sides(self.zones, event.t, began)
 
     def _so_far(self) -> dict[str, Any]:
         game = self.game
