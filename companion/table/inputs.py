@@ -21,7 +21,8 @@ cannot attribute becomes a question on the page instead of an action.
   `SAME_RACE_NS` is the other hand arriving late and counts for nothing, and a squeak while the dice still
   lie as that duel ended (nobody has rolled since) is judged on no dice at all. A side whose dice lie
   unmoved since before the duel began (never picked up: the last duel's roll, or in the first duel dice lying
-  when the game began) shows no combination of this duel; a Continue does not begin a duel. While a squeak is asked about, a later one is not judged: it would be scored to that duel's rollers.
+  when the game began) shows no combination of this duel; a Continue does not begin a duel. While a squeak is
+  asked about, a later one is not judged: it would be scored to that duel's rollers.
 """
 from __future__ import annotations
 
