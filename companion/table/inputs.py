@@ -20,8 +20,9 @@ cannot attribute becomes a question on the page instead of an action.
   dice a person taps. The squeak that ends a duel is the first hand on the banana: another squeak within
   `SAME_RACE_NS` is the other hand arriving late and counts for nothing, and a squeak while the dice still
   lie as that duel ended (nobody has rolled since) is judged on no dice at all. A side whose dice lie
-  unmoved since before the duel began (never picked up: the last duel's roll) shows no combination of this
-  duel. While a squeak is asked about, a later one is not judged: it would be scored to that duel's rollers.
+  unmoved since before the duel began (never picked up: the last duel's roll, or in the first duel dice lying
+  when the game began) shows no combination of this duel; a Continue does not begin a duel. While a squeak is
+  asked about, a later one is not judged: it would be scored to that duel's rollers.
 """
 from __future__ import annotations
 
@@ -93,7 +94,8 @@ class ZoneHistory:
     as reading the next one: a busy Pi can take over a second for a frame, and a camera is called stuck only
     after 5 s without one (companion.table.camera.STUCK_AFTER_S). Each state also keeps since when the zone's
     dice have lain as they lie (`lying_since`), over any number of seconds, so long as the camera saw them all
-    along."""
+    along. Dice a zone shows first after `clear(lying_before=t)`, within `reading_ns` of `t` (the game's
+    start: the camera reads the zones from then on), have lain there since `t`: nobody saw them rolled."""
 
     def __init__(self, keep_ns: int = 10_000_000_000, fresh_ns: int = 1_000_000_000,
                  reading_ns: int = 5_000_000_000):
@@ -103,14 +105,16 @@ class ZoneHistory:
         self._times: dict[str, list[int]] = {}
         self._faces: dict[str, list[tuple[DieReading, ...]]] = {}
         self._since: dict[str, list[int]] = {}
+        self._lying_before: int | None = None
 
     def __len__(self) -> int:
         return sum(len(times) for times in self._times.values())
 
-    def clear(self) -> None:
+    def clear(self, lying_before: int | None = None) -> None:
         self._times.clear()
         self._faces.clear()
         self._since.clear()
+        self._lying_before = lying_before
 
     def add(self, event: ZoneState) -> None:
         if self._times.get(event.zone) and event.t < self._times[event.zone][-1]:
@@ -119,12 +123,17 @@ class ZoneHistory:
         faces = self._faces.setdefault(event.zone, [])
         since = self._since.setdefault(event.zone, [])
         lying = times and event.t - times[-1] <= self.fresh_ns and _lie_alike(event.dice, faces[-1])
-        since.append(since[-1] if lying else event.t)
+        since.append(since[-1] if lying else self._first_seen(event.t) if not times else event.t)
         times.append(event.t)
         faces.append(event.dice)
         cut = bisect.bisect_left(times, event.t - self.keep_ns)
         if cut:
             del times[:cut], faces[:cut], since[:cut]
+
+    def _first_seen(self, t: int) -> int:
+        """Since when the dice a zone shows first, at `t`, have lain there."""
+        before = self._lying_before
+        return min(t, before) if before is not None and abs(t - before) <= self.reading_ns else t
 
     def at(self, zone: str, t: int) -> tuple[DieReading, ...] | None:
         """The last state of `zone` seen at or before `t`, or None when nothing was seen lately."""
@@ -168,8 +177,9 @@ class DuelDice:
         self._at_step.clear()
         self._step = None
 
-    def add(self, event: ZoneState) -> bool:
-        """Whether the dice shown changed."""
+    def add(self, event: ZoneState, lain: bool = False) -> bool:
+        """Whether the dice shown changed. `lain`: the zone's dice lie, never picked up, since before the duel
+        began (`unrolled_sides`): they are not shown."""
         count = {"fruit": FRUIT_DICE, "matcho": MATCHO_DICE}.get(event.zone)
         if count is None or len(event.dice) != count:
             return False
@@ -178,6 +188,8 @@ class DuelDice:
             return False
         before = self.showing()
         self._last[event.zone] = tuple(faces)
+        if lain:
+            self._at_step[event.zone] = tuple(faces)
         return self.showing() != before
 
     def step(self, step: Any, history: Sequence[dict[str, Any]] = ()) -> None:
@@ -324,6 +336,20 @@ def duel_ended_at(state: State, history: Sequence[dict[str, Any]]) -> int | None
     return next((step.get("t") for step in reversed(history) if step["action"].get("kind") == "squeak"), None)
 
 
+def duel_began_at(state: State, history: Sequence[dict[str, Any]], started: int | None) -> int | None:
+    """When the duel now on began: the squeak that ended the duel before it, or the game's start (`started`)
+    for the first duel; None if not known."""
+    played = state.duel_began()
+    if not played:
+        return started
+    return history[played - 1].get("t") if played <= len(history) else None
+
+
+def lain_since_words(state: State) -> str:
+    """How the dice of a side that has not rolled in this duel lie, for the page."""
+    return "as the last duel left them" if state.duel_began() else "as they lay when the game began"
+
+
 def who_squeaked(t: int, text: str, fruit: list[Any] | None = None, matcho: list[Any] | None = None,
                  unknown: Sequence[str] = ()) -> Ask:
     """Ask the page who squeaked; the answer is judged on `fruit` and `matcho` (None: on no dice). A side in
@@ -363,8 +389,9 @@ def seen_faces(side: str, dice: tuple[DieReading, ...] | None) -> tuple[list[str
 
 def squeak_decision(state: State, event: BananaSqueaked, zones: ZoneHistory,
                     history: Sequence[dict[str, Any]] = (), question: dict[str, Any] | None = None,
-                    waited: bool = False) -> Decision:
-    """`waited`: judge on the frames read so far, without waiting for the camera to catch up."""
+                    waited: bool = False, started: int | None = None) -> Decision:
+    """`waited`: judge on the frames read so far, without waiting for the camera to catch up; `started`: when
+    the game began (its first duel)."""
     if question is not None and question.get("kind") == "squeak":
         if 0 <= event.t - question["t"] < SAME_RACE_NS:
             return Ignore("the banana squeaked again right after the squeak asked about: only the first hand on "
@@ -379,11 +406,12 @@ def squeak_decision(state: State, event: BananaSqueaked, zones: ZoneHistory,
         return Hold("The banana squeaked: it is judged once the camera's picture of that moment is read")
     fruit = zones.at("fruit", event.t)
     matcho = zones.at("matcho", event.t)
-    unrolled = unrolled_sides(zones, event.t, ended)
+    unrolled = unrolled_sides(zones, event.t, duel_began_at(state, history, started))
     if len(unrolled) == 2 or (ended is not None and fruit is not None and matcho is not None and (
             (_faces(fruit), _faces(matcho)) == (_faces(zones.at("fruit", ended)), _faces(zones.at("matcho", ended))))):
-        return who_squeaked(event.t, "The banana squeaked, but the dice lie as they did when the last duel ended: "
-                                     "nobody has rolled yet. Who squeaked?")
+        lie = "as they did when the last duel ended" if state.duel_began() else "as they lay when the game began"
+        return who_squeaked(event.t, f"The banana squeaked, but the dice lie {lie}: nobody has rolled yet. Who "
+                                     "squeaked?")
     if fruit is None and matcho is None:
         return judge_squeak(state, event.t, (None, "the camera has not seen the dice"), (None, ""))
     sides = {side: (None, "") if side in unrolled else seen_faces(side, dice)
@@ -393,8 +421,9 @@ def squeak_decision(state: State, event: BananaSqueaked, zones: ZoneHistory,
 
 def unrolled_sides(zones: ZoneHistory, t: int, duel_began: int | None) -> list[str]:
     """The sides whose dice lay at `t` as they had since before the duel began (at `duel_began`), never
-    picked up: the last duel's roll, not this duel's."""
-    if duel_began is None:
+    picked up: the last duel's roll, not this duel's. A duel begun after `t` began on another clock (before
+    the Pi restarted): no side is known not to have rolled."""
+    if duel_began is None or duel_began > t:
         return []
     return [side for side in ("fruit", "matcho")
             if (since := zones.lying_since(side, t)) is not None and since <= duel_began]
@@ -416,7 +445,7 @@ def judge_squeak(state: State, t: int, fruit: tuple[list[str] | None, str],
     verdict = banana_matcho.arbitrate(fruit[0], matcho[0])
     if verdict in ("fruit", "matcho"):
         return squeak_play(state, verdict, fruit[0], matcho[0], t)
-    lying = "".join(f" (the {SIDE_NAMES[side]} dice still lie as the last duel left them)" for side in unrolled)
+    lying = "".join(f" (the {SIDE_NAMES[side]} dice still lie {lain_since_words(state)})" for side in unrolled)
     text = {"both": "Both sides have a combination. Who squeaked first?",
             "neither": f"Nobody has a combination yet{lying}: whoever squeaked goes one space down. Who squeaked?"}
     return who_squeaked(t, text.get(verdict, f"Who squeaked? ({verdict})"), fruit[0], matcho[0])
@@ -446,9 +475,10 @@ def typed_squeak_decision(state: State, question: dict[str, Any], values: list[A
 
 
 def decide(state: State, event: Event, zones: ZoneHistory, history: Sequence[dict[str, Any]] = (),
-           question: dict[str, Any] | None = None, waited: bool = False) -> Decision:
+           question: dict[str, Any] | None = None, waited: bool = False, started: int | None = None) -> Decision:
     """What `event` does to the game; `question`: the one the page is asking now; `waited`: an event kept
-    for the camera to catch up is decided on what it has read (it stopped, or another event came)."""
+    for the camera to catch up is decided on what it has read (it stopped, or another event came); `started`:
+    when the game began."""
     if isinstance(event, DiceSettled):
         return dice_decision(state, event)
     if isinstance(event, BallEntered):
@@ -458,7 +488,7 @@ def decide(state: State, event: Event, zones: ZoneHistory, history: Sequence[dic
     if isinstance(event, BananaSqueaked):
         if state.game != "banana-matcho":
             return Ignore("the banana squeaked, but this game has no banana")
-        return squeak_decision(state, event, zones, history, question, waited)
+        return squeak_decision(state, event, zones, history, question, waited, started)
     return Ignore(f"{event.type} does not change the game")
 
 

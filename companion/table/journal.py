@@ -17,8 +17,10 @@ Tables:
 - meta(key, value): the current game, the position reached in a replayed recording, the question asked, and
   `unstepped`: what changed with no step since the last step (a question asked or put away, an event kept),
   with what was there before, which undo puts back first, and the last operation's and event's numbers when
-  it was written (anything journaled after it, by an older version that does not know it, makes it stale). A step that answered a question keeps it in its
-  info (`asked`, with its `actions`).
+  it was written (anything journaled after it, by an older version that does not know it, makes it stale). A
+  step that answered a question keeps it in its info (`asked`, with its `actions`); a step tapped while an event
+  was kept keeps what had changed with no step before it (`kept`): undoing the step leaves the event kept, and
+  puts that back.
 """
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ from ..games import registry
 from ..games.api import Action, GameError, Player, State
 from .commands import BadCommand, check_command
 from .inputs import (SAME_RACE_NS, Ask, Decision, DuelDice, Hold, Ignore, Play, PutAway, ZoneHistory, answer_decision,
-                     decide, pip_roll_unused, typed_squeak_decision)
+                     decide, duel_began_at, pip_roll_unused, typed_squeak_decision, unrolled_sides)
 from .journal import Journal, JournalError
 from .view import build_view
 
@@ -55,6 +55,7 @@ class Game:
     state: State
     history: list[dict[str, Any]]
     last_reading: dict[str, Any] | None = None
+    started: int | None = None  # when it began, on the table's clock (the journal's `started_t`)
 
 
 _STOP = object()
@@ -235,7 +236,8 @@ class Table:
     def _dispatch(self, event: Event) -> tuple[bool, str]:
         if isinstance(event, ZoneState):
             self.zones.add(event)
-            shown = self.game is not None and self.game.name == "banana-matcho" and self.duel_dice.add(event)
+            shown = self.game is not None and self.game.name == "banana-matcho" and self.duel_dice.add(
+                event, lain=self._lain_since_before_the_duel(event))
             return (self._held_squeak() and self._play_held()) or shown, ""
         if isinstance(event, RecordingHealth):
             self.health["recording"] = {"state": event.state, "message": event.message}
@@ -251,10 +253,16 @@ class Table:
             return True, "the game so far"
         return self._observation(event)
 
+    def _lain_since_before_the_duel(self, event: ZoneState) -> bool:
+        """Whether the Banana Matcho zone's dice lie, never picked up, since before the duel now on began."""
+        game = self.game
+        began = duel_began_at(game.state, game.history, game.started)
+        return event.zone in unrolled_sides(self.zones, event.t, began)
+
     def _so_far(self) -> dict[str, Any]:
         game = self.game
         return {"game": game.name, "setup": game.setup, "history": game.history, "question": self.question,
-                "held": _held_to_json(self.held), "unstepped": self.unstepped}
+                "held": _held_to_json(self.held), "unstepped": self.unstepped, "started": game.started}
 
     def _restore(self, event: GameSoFar) -> None:
         """A recording's game so far, played into a new game of this journal as it stood: its steps (their
@@ -272,11 +280,12 @@ class Table:
             if not isinstance(data.get("question"), (dict, type(None))):
                 raise ValueError(f"a question is a JSON object, got {data['question']!r}"[:200])
             unstepped = _unstepped_from_json(data.get("unstepped") or [])
+            started = event.t if data.get("started") is None else int(data["started"])
         except (BadEvent, GameError, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise Rejected(f"the game so far could not be played: {exc}") from None
         question = data.get("question")
         with self.journal.transaction() as tx:
-            game_id = tx.new_game(game_def.name, setup, event.t)
+            game_id = tx.new_game(game_def.name, setup, started)
             for step in history:
                 tx.apply(game_id, step["action"], {k: v for k, v in step.items() if k != "action"},
                          step.get("t", event.t))
@@ -289,8 +298,8 @@ class Table:
             _write_held(tx, held)
             _write_unstepped(tx, unstepped)
             self._write_position(tx)
-        self._take_up(Game(game_id, game_def.name, setup, state, history, _last_reading(history)), question, held,
-                      held[1] if held else "")
+        self._take_up(Game(game_id, game_def.name, setup, state, history, _last_reading(history), started), question,
+                      held, held[1] if held else "")
         self.unstepped = unstepped
 
     # -- sensor and camera events -----------------------------------------------------------------
@@ -306,7 +315,7 @@ class Table:
             self._persist_position()
             return False, ("the banana squeaked again right after the squeak waiting for the camera's picture: only "
                            "the first hand on the banana counts")
-        decision = decide(game.state, event, self.zones, game.history, self.question)
+        decision = decide(game.state, event, self.zones, game.history, self.question, started=game.started)
         another = self._another_ball(event, decision)
         if another:
             self.notice = another
@@ -434,7 +443,8 @@ class Table:
         if self.held is None or self.game is None:
             return False
         held = event, _ = self.held
-        decision = decide(self.game.state, event, self.zones, self.game.history, self.question, waited)
+        decision = decide(self.game.state, event, self.zones, self.game.history, self.question, waited,
+                          self.game.started)
         if isinstance(decision, Hold):
             changed = self.held != (event, decision.reason)
             self.held = (event, decision.reason)
@@ -502,7 +512,8 @@ class Table:
             tx.clear_meta("held")
             tx.clear_meta("unstepped")
             self._write_position(tx)
-        self._take_up(Game(game_id, game_def.name, setup, state, []))
+        self._take_up(Game(game_id, game_def.name, setup, state, [], started=event.t))
+        self.zones.clear(lying_before=event.t)  # the camera reads the zones from now: what lies there was before
 
     def _take_up(self, game: Game | None, question: dict[str, Any] | None = None,
                  held: tuple[Event, str] | None = None, notice: str = "") -> None:
@@ -547,6 +558,8 @@ class Table:
                 applied[reading_step]["reading"] = reading
             if self.question is not None:  # the step answers it: an undo takes the whole step back and asks again
                 applied[-1].update(asked=self.question, actions=len(applied))
+            if self.held is not None:  # tapped while an event waits: an undo of the step leaves it waiting
+                applied[-1]["kept"] = self.unstepped
             self._journal_step(game, event, undos=0, applied=applied, question=question, recorded=recorded)
         except BaseException:
             for _ in applied:
@@ -569,20 +582,26 @@ class Table:
         last = game.history[-1]
         count = min(int(last.get("actions", 1)), len(game.history)) if "asked" in last else 1
         asked = last.get("asked")
-        self.held = None  # kept for the step undone or one before it: the family takes it up again
+        # An event kept before the step was tapped waits again, with what changed with no step before the step;
+        # one kept for the step undone or one before it is dropped: the family takes it up again.
+        kept = last.get("kept") if self.held is not None and isinstance(last.get("kept"), list) else None
+        held = self.held
+        self.held = None if kept is None else held
         popped = [game.state.undo() for _ in range(count)][::-1]
         try:
-            self._journal_step(game, event, undos=count, applied=[], question=asked)
+            self._journal_step(game, event, undos=count, applied=[], question=asked, unstepped=kept or [])
         except BaseException:
             for action in popped:
                 game.state.apply(action)
+            self.held = held
             raise
         del game.history[-count:]
         if game.last_reading is not None and game.last_reading["index"] >= len(game.history):
             game.last_reading = _last_reading(game.history)
-        self.question, self.unstepped = asked, []
+        self.question, self.unstepped, self.notice = asked, kept or [], ""
+        self._play_held()  # what it does now is said: still kept (why), dropped (why), or played
         self.notice = f"Undone: {last.get('text') or 'the last step'}" + (
-            "; the question is asked again" if asked is not None else "")
+            "; the question is asked again" if asked is not None else "") + (f". {self.notice}" if self.notice else "")
 
     def _undo_unstepped(self, game: Game, event: Event) -> None:
         """Undo a question asked or put away, or an event kept, with no step: what was there before is back."""
@@ -660,7 +679,9 @@ class Table:
         self.question, self.unstepped = question, unstepped
 
     def _journal_step(self, game: Game, event: Event, undos: int, applied: list[dict[str, Any]],
-                      question: dict[str, Any] | None = None, recorded: bool = False) -> None:
+                      question: dict[str, Any] | None = None, recorded: bool = False,
+                      unstepped: list[dict[str, Any]] | None = None) -> None:
+        """`unstepped`: what changed with no step since the step now last (an undo puts it back)."""
         with self.journal.transaction() as tx:
             if not isinstance(event, PlayerAction) and not recorded:
                 tx.event(game.id, event.to_json())
@@ -676,7 +697,10 @@ class Table:
                 tx.clear_meta("question")
             else:
                 tx.set_meta("question", json.dumps(question))
-            tx.clear_meta("unstepped")
+            if unstepped:
+                _write_unstepped(tx, unstepped)
+            else:
+                tx.clear_meta("unstepped")
             self._write_held(tx)
             self._write_position(tx)
 
@@ -741,7 +765,7 @@ class Table:
                 continue
             state.apply(game_def.action_from_json(data["action"]))
             history.append({"action": data["action"], **data["info"]})
-        return Game(row["id"], row["game"], setup, state, history, _last_reading(history))
+        return Game(row["id"], row["game"], setup, state, history, _last_reading(history), row["started_t"])
 
     # -- the view every page sees -------------------------------------------------------------------
     def _publish(self) -> None:

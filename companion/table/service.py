@@ -33,6 +33,7 @@ class Service:
         self.sensors: Any = None
         self.demo_player: Any = None
         self._told: tuple[Any, ...] | None = None
+        self._last_game: str | None = None  # the game last on the table since the service started
         journal_dir = self.state_dir / "demo-journal" if demo else self.state_dir
         self.journal = Journal(journal_dir, fresh=demo)
         self.table = Table(self.journal, on_loop=on_loop, tap=tap)
@@ -77,9 +78,10 @@ class Service:
         """The camera is told whether the game on the table takes pip dice and whether it reads the dice zones
         (Banana Matcho's), and each roll the game takes, as the camera saw its dice (typed after a question
         included): dice left of it are then not a new roll, and the dice of a roll it only asked about are."""
+        self._last_game = (view.get("game") or {}).get("name") or self._last_game
         read_pip_dice = getattr(self.camera, "read_pip_dice", None)
         if read_pip_dice is not None:
-            read_pip_dice(_reads_pip_dice(view))
+            read_pip_dice(_reads_pip_dice(view, self._last_game))
         pipeline = getattr(self.camera, "pipeline", None)
         if pipeline is not None:
             pipeline.read_zones(_reads_zones(view))
@@ -98,7 +100,7 @@ class Service:
             view = self.table.view()  # told before the camera's first frame
             taken, dice = _roll_taken(view)
             self.camera = open_camera(self.settings, self.table.submit, record_dir=self.record_dir, last_roll=dice,
-                                      pip_dice=_reads_pip_dice(view), zones_read=_reads_zones(view))
+                                      pip_dice=_reads_pip_dice(view, None), zones_read=_reads_zones(view))
             self._told = taken
             self.table.listen(self._tell_the_camera)
             self._tell_the_camera(self.table.view())  # a game started or ended while the camera opened
@@ -108,12 +110,14 @@ class Service:
             self.table.submit(CameraHealth(t=time.monotonic_ns(), state="missing", message=message))
 
 
-def _reads_pip_dice(view: dict[str, Any]) -> bool:
+def _reads_pip_dice(view: dict[str, Any], last_game: str | None) -> bool:
     """Whether the camera reads pip dice for the game on the table: not for a game without them (Banana
-    Matcho's fruit dice read as "pips" on the page's live view); with no game, as ever, so a person setting up
-    the camera sees the dice read."""
-    game = view.get("game")
-    return game is None or registry.get_game(game["name"]).takes_pip_dice
+    Matcho's fruit dice read as "pips" on the page's live view). With no game, as for the game last on the
+    table (`last_game`): a Banana Matcho game ended leaves its fruit dice in the tray, and the next game's dice
+    are not thrown yet; with none since the service started, yes, so a person setting up the camera sees the
+    dice read."""
+    name = (view.get("game") or {}).get("name") or last_game
+    return name is None or registry.get_game(name).takes_pip_dice
 
 
 def _reads_zones(view: dict[str, Any]) -> bool:

@@ -238,3 +238,18 @@ def test_a_squeak_event_is_given_to_the_only_legitimate_side_else_the_page_asks(
     assert state.event_action(squeak) == Squeak("matcho")
     state.apply(DiceShowing((CO, CO, CO, ST, ST, ST)))
     assert state.verdict() == "both" and state.event_action(squeak) is None  # both: ask who was first
+
+
+def test_the_duel_begins_with_the_game_and_after_each_squeak_that_climbs_not_after_a_continue():
+    state = new(("Ada", "Ben"))
+    assert state.duel_began() == 0
+    state.apply(DiceShowing(NOTHING, (M, M, M)))
+    state.apply(Squeak("matcho"))
+    assert state.duel_began() == 2, "Ben's climb ended the first duel"
+    state.apply(DiceShowing(NOTHING, (M, M, M)))
+    state.apply(Squeak("fruit"))  # Ben, fruit roller now, with nothing: Continue
+    state.apply(DiceShowing(NOTHING))
+    assert state.duel_began() == 2, "a Continue goes on with the same duel"
+    state.undo(), state.undo(), state.undo()
+    state.undo()
+    assert state.duel_began() == 0, "the climb undone: the first duel again"

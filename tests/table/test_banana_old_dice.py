@@ -74,3 +74,93 @@ def test_matchos_left_lying_from_the_last_duel_give_the_new_matcho_roller_no_cli
         assert view["question"] is None and view["game"]["scores"] == [1, 0], "Ada's three Matchos of this duel climb"
     finally:
         table.stop()
+
+
+def test_matchos_lying_since_before_the_game_began_give_the_first_matcho_roller_no_climb(tmp_path):
+    """No duel ended yet: the first duel began with the game. Matchos left by the last game (or set out by a
+    child while the family sat down) were never picked up, so Ben, rolling the Matcho dice, has not rolled."""
+    teach(tmp_path / "state")
+    table = Table(Journal(tmp_path / "journal")).start()
+    camera = Camera(table, tracker(tmp_path / "state"))
+    try:
+        camera.shows(tray(1, [], 2, THREE_MATCHOS), 0.3)  # the last game's Matchos, before this game
+        assert table.request({"do": "start", "game": "banana-matcho",
+                              "players": [{"name": "Ada"}, {"name": "Ben"}]}, t=camera.t).ok
+        camera.shows(tray(1, [], 2, THREE_MATCHOS), 0.5)
+        rolled = tray(3, NOTHING, 2, THREE_MATCHOS)  # Ada rolls the fruit dice; Ben has not picked his up
+        camera.shows(rolled, 1.0)
+        camera.squeak(rolled)  # Ada, hopefully
+        view = table.view()
+        assert view["game"]["scores"] == [0, 0], [step["text"] for step in view["game"]["history"]]
+        assert view["question"] and view["question"]["text"].startswith("Nobody has a combination yet"), \
+            view["question"]
+        assert "as they lay when the game began" in view["question"]["text"], view["question"]["text"]
+    finally:
+        table.stop()
+
+
+def test_after_a_continue_the_last_duels_matchos_still_give_no_climb(tmp_path):
+    """A Continue does not begin a new duel: the dice lying since before the duel began stay the last duel's."""
+    teach(tmp_path / "state")
+    table = Table(Journal(tmp_path / "journal")).start()
+    camera = Camera(table, tracker(tmp_path / "state"))
+    try:
+        assert table.request({"do": "start", "game": "banana-matcho",
+                              "players": [{"name": "Ada"}, {"name": "Ben"}]}, t=camera.t).ok
+        camera.shows(tray(1, [], 2, []), 0.3)  # both dice in hand
+        duel_1 = tray(1, NOTHING, 2, THREE_MATCHOS)
+        camera.shows(duel_1, 0.6)
+        camera.squeak(duel_1)
+        assert table.view()["game"]["scores"] == [0, 1], "duel 1: Ben's three Matchos climb"
+
+        camera.shows(tray(1, [], 2, THREE_MATCHOS), 0.5)
+        duel_2 = tray(3, ALSO_NOTHING, 2, THREE_MATCHOS)
+        camera.shows(duel_2, 1.5)
+        camera.squeak(duel_2)  # Ben, with nothing
+        assert table.request({"do": "choose", "option": "fruit"}).ok
+        assert table.view()["game"]["scores"] == [0, 0], "Ben's squeak: Continue, one space down"
+
+        camera.shows(tray(1, [], 2, THREE_MATCHOS), 0.5)  # Ben rolls again; Ada's Matcho dice still lie
+        again = tray(5, NOTHING, 2, THREE_MATCHOS)
+        camera.shows(again, 1.5)
+        camera.squeak(again)  # Ben squeaks again, still with nothing
+        view = table.view()
+        assert view["game"]["scores"] == [0, 0], [step["text"] for step in view["game"]["history"]]
+        assert view["question"] and view["question"]["text"].startswith("Nobody has a combination yet"), \
+            view["question"]
+        assert "as the last duel left them" in view["question"]["text"], view["question"]["text"]
+    finally:
+        table.stop()
+
+
+def test_the_duels_start_is_the_same_after_a_restart_and_in_a_recordings_game_so_far(tmp_path):
+    """The duel's start comes from what is journaled (the game's start, the steps' times), so a restarted table
+    and a replay of the game so far judge old dice alike."""
+    from companion.events import GameSoFar
+    from companion.table.inputs import duel_began_at
+
+    def began(table):
+        game = table.game
+        return duel_began_at(game.state, game.history, game.started)
+
+    table = Table(Journal(tmp_path / "journal")).start()
+    assert table.request({"do": "start", "game": "banana-matcho",
+                          "players": [{"name": "Ada"}, {"name": "Ben"}]}, t=7 * MS).ok
+    assert began(table) == 7 * MS, "the first duel began with the game"
+    assert table.request({"do": "dice", "values": NOTHING + THREE_MATCHOS}, t=9 * MS).ok
+    assert table.request({"do": "play", "action": {"kind": "squeak", "side": "matcho"}}, t=11 * MS).ok
+    assert table.request({"do": "play", "action": {"kind": "squeak", "side": "fruit"}}, t=13 * MS).ok  # Continue
+    assert began(table) == 11 * MS
+    so_far = table._so_far()
+    table.stop()
+    table.journal.close()
+
+    restarted = Table(Journal(tmp_path / "journal")).start()
+    replayed = Table(Journal(tmp_path / "replayed")).start()
+    try:
+        assert replayed.submit(GameSoFar(t=20 * MS, game=so_far)).result(5).ok
+        assert began(restarted) == began(replayed) == 11 * MS
+        assert restarted.game.started == replayed.game.started == 7 * MS
+    finally:
+        restarted.stop()
+        replayed.stop()

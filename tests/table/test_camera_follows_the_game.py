@@ -116,3 +116,25 @@ def test_the_camera_follows_the_game_started_ended_and_resumed(tmp_path, drawn):
         assert tray.lies(OTHER_FRUIT) == [] and drawn(service) == ()
     finally:
         service.stop()
+
+
+def test_a_banana_matcho_game_ended_leaves_its_fruit_dice_unread_until_the_next_game(tmp_path, drawn):
+    """The family ends Banana Matcho and tidies up (the fruit dice picked up and dropped back, a child rolling
+    them): no pip numbers on them in the live view, and the fruit dice lying there when the next game, a pip
+    game, starts are not its first roll. That game's own roll is read."""
+    service = start_companion(tmp_path, tmp_path / "state")
+    table, tray = service.table, Tray(service)
+    try:
+        assert table.request(BANANA_MATCHO).ok
+        assert tray.lies(FRUIT) == []
+        assert table.request({"do": "end"}).ok
+        assert tray.lies(OTHER_FRUIT) == [], "the fruit dice of the game just ended are no pip roll"
+        assert drawn(service) == (), "no pip numbers on the fruit dice of the game just ended"
+        assert table.request(MOUNTAIN_GOATS).ok
+        assert tray.lies(OTHER_FRUIT) == [] and table.view()["game"]["history_count"] == 0, \
+            "the fruit dice lying there are not the pip game's first roll"
+        assert table.view()["question"] is None
+        [roll] = tray.lies(PIPS[1])
+        assert table.view()["game"]["history_count"] == 1, "the pip game's own roll is read and played"
+    finally:
+        service.stop()

@@ -36,3 +36,21 @@ def test_the_ended_duels_dice_are_not_shown_as_the_next_duels_after_a_restart(tm
     finally:
         table.stop()
         table.journal.close()
+
+
+def test_dice_lying_since_before_the_game_began_are_not_shown_as_the_first_duels(tmp_path):
+    """The odds box does not give Ada odds on fruit dice left by the last game: the squeak is not judged on
+    them either (tests/table/test_banana_old_dice.py). Dice rolled in the duel are shown."""
+    old_fruit, old_matcho = dice(CO, CO, CO, CO, ST, ST), dice("matcho", "blank", "blank")
+    table = Table(Journal(tmp_path)).start()
+    try:
+        assert table.request({"do": "start", "game": "banana-matcho", "players": PLAYERS}, t=1 * S).ok
+        for k in range(5):
+            lying(table, 1 * S + (k + 1) * 100 * MS, old_fruit, old_matcho)
+        assert not fruit_shown(table), f"the last game's dice shown as the first duel's: {fruit_shown(table)}"
+        lying(table, 2 * S, (), old_matcho)  # Ada picks the fruit dice up
+        lying(table, 3 * S, dice(ST, ST, ST, CO, CO, CO), old_matcho)
+        assert sorted(fruit_shown(table)) == sorted([ST] * 3 + [CO] * 3), "Ada's roll is shown"
+    finally:
+        table.stop()
+        table.journal.close()

@@ -353,3 +353,31 @@ def test_ending_a_game_with_a_kept_roll_does_not_carry_its_notice_to_the_start_s
     assert table.request({"do": "end"}).ok
     view = table.view()
     assert view["game"] is None and view["notice"] == "", view["notice"]
+
+
+def test_a_roll_kept_before_a_tap_that_is_undone_still_waits_after_a_restart(matterhorn, tmp_path):
+    """Ben's move tapped while Ada's roll waits, then undone, then the power goes: the roll still waits, and
+    Undo after the restart takes it back, as it would have before."""
+    table = matterhorn
+    assert table.submit(rolled(6, 5, 4, 3, 3)).result(5).ok
+    play(table, {"kind": "eliminate", "dice": [3, 3, 5], "line": 10})
+    play(table, legal(table)[0])
+    play(table, {"kind": "roll_again"})
+    assert table.submit(rolled(6, 6)).result(5).ok
+    play(table, legal(table)[0])
+    play(table, legal(table)[0])
+    play(table, {"kind": "stop"})
+    table.submit(rolled(2, 3, 4, 5, 5)).result(5)
+    play(table, {"kind": "move", "owner": 1, "climber": 0, "line": 11, "circle": 2})
+    assert table.request({"do": "undo"}).ok
+    table.stop()
+    table.journal.close()
+    again = Table(Journal(tmp_path)).start()
+    try:
+        assert "2 3 4 5 5" in again.view()["notice"] and phase(again) == "moves"
+        assert again.request({"do": "undo"}).ok
+        assert again.view()["notice"] == "Undone: the roll the camera read (2 3 4 5 5)"
+        assert again.request({"do": "play", "action": {"kind": "end_moves"}}).ok
+        assert history(again, 1) != ["Rolled 2 3 4 5 5"] and phase(again) == "roll", "the roll undone is not played"
+    finally:
+        again.stop()

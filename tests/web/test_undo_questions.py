@@ -157,3 +157,66 @@ def test_the_page_says_undo_asked_the_squeak_again(served, service):
     assert page(base)["notice"] == "Undone: the answer; the question is asked again"
     assert post(base, {"do": "undo"})["ok"]
     assert page(base)["notice"] == "Undone: the squeak (nothing was played)"
+
+
+
+def bens_moves_with_adas_roll_kept(base, table):
+    """Matterhorn: Ben stopped with two lines used, so two moves to tap; Ada has already rolled 2 3 4 5 5, and
+    the camera's roll is kept until Ben's moves are done."""
+    from tests.table.test_held_inputs import PLAYERS
+    from tests.table.test_matterhorn_roll_again import phase, rolled
+
+    assert table.request({"do": "start", "game": "matterhorn", "players": PLAYERS}).ok
+    table.submit(rolled(6)).result(5)
+    table.submit(rolled(1)).result(5)
+    while phase(table) == "setup_place":
+        assert post(base, {"do": "play", "action": page(base)["game"]["legal"][0]["action"]})["ok"]
+    assert table.submit(rolled(6, 5, 4, 3, 3)).result(5).ok
+    assert post(base, {"do": "play", "action": {"kind": "eliminate", "dice": [3, 3, 5], "line": 10}})["ok"]
+    assert post(base, {"do": "play", "action": page(base)["game"]["legal"][0]["action"]})["ok"]
+    assert post(base, {"do": "play", "action": {"kind": "roll_again"}})["ok"]
+    assert table.submit(rolled(6, 6)).result(5).ok
+    for _ in range(2):  # line 6 chosen, its token placed
+        assert post(base, {"do": "play", "action": page(base)["game"]["legal"][0]["action"]})["ok"]
+    assert post(base, {"do": "play", "action": {"kind": "stop"}})["ok"]
+    assert phase(table) == "moves"
+    assert table.submit(rolled(2, 3, 4, 5, 5)).result(5).ok
+    assert "2 3 4 5 5" in page(base)["notice"]
+    return phase
+
+
+ONE_MOVE = {"kind": "move", "owner": 1, "climber": 0, "line": 11, "circle": 2}  # one circle up: one of two moves
+
+
+def test_undo_of_a_tap_made_while_a_roll_is_kept_keeps_the_roll_and_says_so(served, service):
+    """Ben taps a move, then Undo (the wrong climber): the move is taken back and Ada's roll still waits, as
+    the page says; it is played once Ben is done. It used to be dropped without a word, and the camera does
+    not read dice lying still again."""
+    base, _ = served()
+    phase = bens_moves_with_adas_roll_kept(base, service.table)
+    assert post(base, {"do": "play", "action": ONE_MOVE})["ok"]
+    assert phase(service.table) == "moves" and "2 3 4 5 5" in page(base)["notice"], "a move left: the roll waits"
+    steps = page(base)["game"]["history_count"]
+    moved = page(base)["game"]["history"][-1]["text"]
+
+    assert post(base, {"do": "undo"})["ok"]
+    notice = page(base)["notice"]
+    assert notice.startswith(f"Undone: {moved}. ") and "The roll 2 3 4 5 5 is kept" in notice, notice
+    assert page(base)["game"]["history_count"] == steps - 1
+    assert post(base, {"do": "play", "action": {"kind": "end_moves"}})["ok"]
+    view = page(base)
+    assert view["game"]["history"][-1]["text"] == "Rolled 2 3 4 5 5", "Ada's roll, kept, is played"
+    assert view["game"]["last_reading"]["values"] == [2, 3, 4, 5, 5]
+
+
+def test_undo_after_undo_takes_back_the_tap_then_the_roll_kept_before_it_then_the_step_before(served, service):
+    base, _ = served()
+    phase = bens_moves_with_adas_roll_kept(base, service.table)
+    stopped = page(base)["game"]["history"][-1]["text"]
+    assert post(base, {"do": "play", "action": ONE_MOVE})["ok"]
+    assert post(base, {"do": "undo"})["ok"]
+    assert post(base, {"do": "undo"})["ok"]
+    assert page(base)["notice"] == "Undone: the roll the camera read (2 3 4 5 5)"
+    assert phase(service.table) == "moves"
+    assert post(base, {"do": "undo"})["ok"]
+    assert page(base)["notice"] == f"Undone: {stopped}" and phase(service.table) == "decide"

@@ -72,6 +72,16 @@ class BananaMatchoState(State):
     def matchos_showing(self) -> int:
         return sum(1 for face in self.matcho or () if face == MATCHO)
 
+    def duel_began(self) -> int:
+        """How many actions had been played when the duel now on began (0: the game's first duel). A squeak
+        that climbs ends a duel and passes the fruit dice on; a Continue does not."""
+        after = self.fruit_roller
+        for played in range(len(self._undo_stack), 0, -1):
+            before = self._undo_stack[played - 1][1][1]  # the fruit roller saved before that action (`_save`)
+            if before != after:
+                return played
+        return 0
+
     def verdict(self) -> str:
         """Who can have squeaked legitimately now: "fruit", "matcho", "both" or "neither" (see arbitrate)."""
         return arbitrate(self.fruit, self.matcho or None)
