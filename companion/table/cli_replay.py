@@ -169,6 +169,7 @@ def _reread(args, events) -> dict:
     import dataclasses
 
     from ..events import DiceSettled
+    from ..table.camera_game import games_on_the_table
     from ..table.reread import RereadError, read_camera_setup, reread_frames, roll_differences, \
         with_reread_camera, zone_differences
 
@@ -179,7 +180,8 @@ def _reread(args, events) -> dict:
         if setup.settle_ms < 0:
             raise RereadError(f"--settle-ms must not be negative, got {setup.settle_ms}")
         camera_events, frames = reread_frames(
-            args.directory, setup, on_cut_short=lambda why: print(f"companion replay: {why}", file=sys.stderr))
+            args.directory, setup, on_cut_short=lambda why: print(f"companion replay: {why}", file=sys.stderr),
+            games=games_on_the_table(events))
     except RereadError as exc:
         raise CliError(str(exc)) from None
     differences = roll_differences(events, camera_events) + zone_differences(events, camera_events)

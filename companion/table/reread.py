@@ -15,7 +15,7 @@ import hashlib
 import heapq
 import json
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -119,9 +119,12 @@ def make_reader(kind: str, directory: str | Path):
 
 
 def reread_frames(directory: str | Path, setup: CameraSetup, reader=None,
-                  on_cut_short: Callable[[str], None] | None = None) -> tuple[list[Event], int]:
+                  on_cut_short: Callable[[str], None] | None = None,
+                  games: Sequence[tuple[int, str | None]] = ()) -> tuple[list[Event], int]:
     """The camera events the recording's frames give through the vision pipeline, and the frame count.
-    Frames the index lists but the video lacks are told to `on_cut_short`; none at all is a RereadError."""
+    Frames the index lists but the video lacks are told to `on_cut_short`; none at all is a RereadError.
+    `games` (`camera_game.games_on_the_table`): the pipeline reads what the live camera read for the game on
+    the table at each frame (no pip dice in Banana Matcho, the zones only there)."""
     from ..vision.live import DicePipeline
     from ..vision.recording import FRAMES_FOLDER, FRAMES_INDEX, FRAMES_VIDEO, RecordingSource
     from ..vision.sources import SourceError
@@ -138,8 +141,9 @@ def reread_frames(directory: str | Path, setup: CameraSetup, reader=None,
         raise RereadError(str(exc)) from None
     events: list[Event] = []
     try:
-        pipeline = DicePipeline(source, reader if reader is not None else make_reader(setup.reader, directory),
+        pipeline = DicePipeline(None, reader if reader is not None else make_reader(setup.reader, directory),
                                 settle_ms=setup.settle_ms, tray=tray, zones=zones, auto_tray=is_auto(setup.tray))
+        pipeline.source = _following_the_game(source, pipeline, games) if games else source
         pipeline.on_event = events.append
         frames = pipeline.run()
     except SourceError as exc:
@@ -152,6 +156,21 @@ def reread_frames(directory: str | Path, setup: CameraSetup, reader=None,
         if on_cut_short is not None:
             on_cut_short(f"{damage} (cut short or damaged): the rolls after frame {frames} are not re-read")
     return [e for e in events if isinstance(e, CAMERA_EVENTS)], frames
+
+
+def _following_the_game(frames: Iterable, pipeline, games: Sequence[tuple[int, str | None]]) -> Iterator:
+    """The frames, the pipeline told before each what the live camera read then (as the service tells it)."""
+    from .camera_game import reads_pip_dice, reads_zones
+
+    changes, game, last = list(games), None, None
+    pipeline.read_zones(False)  # no game yet, as a service starts
+    for frame in frames:
+        while changes and changes[0][0] <= frame.t:
+            game = changes.pop(0)[1]
+            last = game or last
+            pipeline.read_pip_dice(reads_pip_dice(game, last))
+            pipeline.read_zones(reads_zones(game))
+        yield frame
 
 
 def _zones(text: str):
@@ -208,7 +227,8 @@ def roll_differences(recorded: list[Event], reread: list[Event]) -> list[str]:
 
 def zone_differences(recorded: list[Event], reread: list[Event]) -> list[str]:
     """Zone by zone, the stretches of time where the recorded and re-read faces differ, one line each. Only the
-    frames whose zones the live camera read are compared: it reads them only while Banana Matcho is played."""
+    frames whose zones the live camera read are compared: it reads them only while Banana Matcho is played (a
+    recording made before it followed the game has them in every frame)."""
     def by_time(events):
         table: dict[str, dict[int, tuple]] = {}
         for e in events:

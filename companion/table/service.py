@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from ..config import Settings
 from ..events import CameraHealth, DieReading, Event, SensorHealth
-from ..games import registry
+from .camera_game import reads_pip_dice, reads_zones
 from .journal import Journal
 from .owner import Table
 
@@ -78,13 +78,14 @@ class Service:
         """The camera is told whether the game on the table takes pip dice and whether it reads the dice zones
         (Banana Matcho's), and each roll the game takes, as the camera saw its dice (typed after a question
         included): dice left of it are then not a new roll, and the dice of a roll it only asked about are."""
-        self._last_game = (view.get("game") or {}).get("name") or self._last_game
+        game = _game_name(view)
+        self._last_game = game or self._last_game
         read_pip_dice = getattr(self.camera, "read_pip_dice", None)
         if read_pip_dice is not None:
-            read_pip_dice(_reads_pip_dice(view, self._last_game))
+            read_pip_dice(reads_pip_dice(game, self._last_game))
         pipeline = getattr(self.camera, "pipeline", None)
         if pipeline is not None:
-            pipeline.read_zones(_reads_zones(view))
+            pipeline.read_zones(reads_zones(game))
         taken, dice = _roll_taken(view)
         if taken is None or taken == self._told:
             return
@@ -100,7 +101,8 @@ class Service:
             view = self.table.view()  # told before the camera's first frame
             taken, dice = _roll_taken(view)
             self.camera = open_camera(self.settings, self.table.submit, record_dir=self.record_dir, last_roll=dice,
-                                      pip_dice=_reads_pip_dice(view, None), zones_read=_reads_zones(view))
+                                      pip_dice=reads_pip_dice(_game_name(view)),
+                                      zones_read=reads_zones(_game_name(view)))
             self._told = taken
             self.table.listen(self._tell_the_camera)
             self._tell_the_camera(self.table.view())  # a game started or ended while the camera opened
@@ -110,20 +112,8 @@ class Service:
             self.table.submit(CameraHealth(t=time.monotonic_ns(), state="missing", message=message))
 
 
-def _reads_pip_dice(view: dict[str, Any], last_game: str | None) -> bool:
-    """Whether the camera reads pip dice for the game on the table: not for a game without them (Banana
-    Matcho's fruit dice read as "pips" on the page's live view). With no game, as for the game last on the
-    table (`last_game`): a Banana Matcho game ended leaves its fruit dice in the tray, and the next game's dice
-    are not thrown yet; with none since the service started, yes, so a person setting up the camera sees the
-    dice read."""
-    name = (view.get("game") or {}).get("name") or last_game
-    return name is None or registry.get_game(name).takes_pip_dice
-
-
-def _reads_zones(view: dict[str, Any]) -> bool:
-    """Whether the camera reads the dice zones for the game on the table (none with no game)."""
-    game = view.get("game")
-    return game is not None and registry.get_game(game["name"]).reads_dice_zones
+def _game_name(view: dict[str, Any]) -> str | None:
+    return (view.get("game") or {}).get("name")
 
 
 def _roll_taken(view: dict[str, Any]) -> tuple[tuple[Any, ...] | None, tuple[DieReading, ...]]:

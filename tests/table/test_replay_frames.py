@@ -201,3 +201,27 @@ def test_replay_frames_compares_the_zones_only_where_the_live_camera_read_them()
     recorded = states(3, "coconut") + states(4, "coconut")
     reread = states(1, "banana") + states(2, "banana") + states(3, "coconut") + states(4, "orange")
     assert zone_differences(recorded, reread) == ["zone fruit at t=0.000s: recorded coconut, re-read orange"]
+
+
+def test_a_banana_matcho_recording_re_read_has_no_pip_rolls_the_live_camera_never_read(tmp_path):
+    """Live, the camera reads no pip dice while Banana Matcho is played (fruit dice read as "pips"); re-read, the
+    frames follow the game the recording's taps started, so a Banana Matcho recording re-read names no "re-read a
+    roll that was not recorded". With no game on the table, as live, pip dice are read."""
+    from companion.table.camera_game import games_on_the_table
+    from companion.table.reread import CameraSetup, reread_frames
+    from companion.table.session_frames import TruthFrame
+    from companion.vision.sources import Frame
+    from tests.table.banana_dice import table_image
+
+    throws = [table_image(seed, ["coconut"] * 3 + ["banana", "orange", "papaya"], ["matcho", "blank", "matcho"])
+              for seed in (11, 12)]
+    frames = [TruthFrame(Frame(i * 100_000_000, throws[i // 20][::-1].copy() if i % 20 == 0 else throws[i // 20]),
+                         (), False) for i in range(40)]
+    record_frames(tmp_path, frames, fmt="png")
+    start = PlayerAction(t=2_000_000_000 - 1, action={"do": "start", "game": "banana-matcho",
+                                                       "players": [{"name": "Ada"}, {"name": "Ben"}]})
+    rolls = lambda games: [e for e in reread_frames(tmp_path, CameraSetup(), games=games)[0]  # noqa: E731
+                           if isinstance(e, DiceSettled)]
+    assert [e.t < start.t for e in rolls(games_on_the_table([start]))] == [True], \
+        "the fruit dice read as pips only before the game began"
+    assert len(rolls(())) == 2, "without the games, the pip reader reads both throws of the fruit dice"
