@@ -91,3 +91,20 @@ def test_the_tip_and_odds_tables_fit_the_screen(browser, served, service, game, 
         assert errors == []
     finally:
         page.close()
+
+
+def test_the_seven_inch_screen_keeps_the_whole_board_beside_the_moves_at_double_text(browser, served, service):
+    """800×480 (the Pi's touchscreen, a phone held sideways): the board stays whole in its column, where it stays
+    in view beside the moves; grown wider it would be cut, and grown taller than the screen never seen whole."""
+    base, _ = served()
+    request(service.table, {"do": "start", "game": "magic-mountain", "players": PLAYERS})
+    page = new_page(browser, {"width": 800, "height": 480})
+    try:
+        page.goto(base + "/")
+        page.wait_for_selector("#board svg")
+        page.add_style_tag(content=DOUBLE_TEXT)
+        page.wait_for_timeout(100)
+        assert page.evaluate(BOARD_HINT_SHOWN) == {"wider": False, "hint": ""}
+        assert page.evaluate("document.querySelector('#board svg').getBoundingClientRect().height") <= 480 - 118
+    finally:
+        page.close()
