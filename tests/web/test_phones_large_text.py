@@ -108,3 +108,27 @@ def test_the_seven_inch_screen_keeps_the_whole_board_beside_the_moves_at_double_
         assert page.evaluate("document.querySelector('#board svg').getBoundingClientRect().height") <= 480 - 118
     finally:
         page.close()
+
+
+# Sizes set in px on the page, measured at normal and at double text: each player's colour dot, and how many of
+# the history's lines (in its font sizes) its box shows before it scrolls.
+SIZES = """() => { const history = getComputedStyle(document.getElementById('history'));
+    return { dot: document.querySelector('#scores .dot').getBoundingClientRect().height,
+             lines: parseFloat(history.maxHeight) / parseFloat(history.fontSize) }; }"""
+
+
+def test_the_colour_dots_and_the_historys_lines_follow_the_text_size(browser, served, service):
+    base, _ = served()
+    request(service.table, {"do": "start", "game": "matterhorn", "players": PLAYERS})
+    page, errors = open_page(browser, base)
+    try:
+        normal = page.evaluate(SIZES)
+        page.add_style_tag(content=DOUBLE_TEXT)
+        page.wait_for_timeout(100)
+        larger = page.evaluate(SIZES)
+        assert larger["dot"] >= 1.8 * normal["dot"], f"the colour dots: {normal['dot']} -> {larger['dot']} px"
+        assert larger["lines"] >= 0.9 * normal["lines"], (
+            f"the history holds {normal['lines']:.1f} text heights at normal text, {larger['lines']:.1f} at double")
+        assert errors == []
+    finally:
+        page.close()
