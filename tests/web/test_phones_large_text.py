@@ -132,3 +132,26 @@ def test_the_colour_dots_and_the_historys_lines_follow_the_text_size(browser, se
         assert errors == []
     finally:
         page.close()
+
+
+def test_a_long_name_in_the_turn_heading_keeps_the_page_within_the_screen(browser, served, service):
+    """'Christopher's turn' at double text: the name is one word wider than a 320 px screen at the heading's size;
+    it made the whole page scroll sideways."""
+    base, _ = served()
+    players = [{"name": "Christopher", "colour": "red"}, {"name": "Maximiliana", "colour": "blue"}]
+    request(service.table, {"do": "start", "game": "mountain-goats", "players": players})
+    request(service.table, {"do": "dice", "values": [1, 1, 3, 4]})
+    page, errors = open_page(browser, base)
+    try:
+        page.add_style_tag(content=DOUBLE_TEXT)
+        page.wait_for_timeout(100)
+        assert page.text_content("#turn") == "Christopher's turn"
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= NARROW["width"], f"the page is {width} px wide: it scrolls sideways"
+        lines = page.evaluate("""() => { const turn = document.getElementById('turn');
+            const style = getComputedStyle(turn), line = parseFloat(style.lineHeight) || 1.25 * parseFloat(style.fontSize);
+            return Math.round(turn.getBoundingClientRect().height / line); }""")
+        assert lines <= 2, f"'Christopher's turn' broken over {lines} lines"
+        assert errors == []
+    finally:
+        page.close()
