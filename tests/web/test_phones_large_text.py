@@ -87,6 +87,10 @@ def test_the_tip_and_odds_tables_fit_the_screen(browser, served, service, game, 
             getComputedStyle(c, '::before').content + ' ' + c.textContent)""")
         if page.locator("#tip .cards").count():
             assert all(label.startswith('"') for label in labels), f"values without their column: {labels[:4]}"
+        chances = page.evaluate("""() => [...document.querySelectorAll('#tip thead small')].map((s) =>
+            [s.textContent, s.closest('thead').getBoundingClientRect().height > 10
+                            && s.getBoundingClientRect().right <= innerWidth])""")
+        assert all(seen for _, seen in chances), f"each ball's chance, off the screen: {chances}"
         assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"]
         assert errors == []
     finally:
