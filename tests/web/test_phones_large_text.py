@@ -18,8 +18,10 @@ GAMES = ["matterhorn", "mountain-goats", "magic-mountain", "banana-matcho"]
 # Every word and number on the board with the size (px) it is drawn at on the screen.
 BOARD_TEXTS = """() => [...document.querySelectorAll('#board svg text')]
     .map((t) => [t.textContent, Number(t.getAttribute('font-size')) * t.getScreenCTM().a])"""
-BOARD_HINT_SHOWN = """() => { const box = document.getElementById('board'), hint = document.getElementById('board-hint');
-    return { wider: box.scrollWidth > box.clientWidth + 1, hint: hint.getClientRects().length ? hint.textContent : '' }; }"""
+BOARD_HINT_SHOWN = """() => { const box = document.getElementById('board');
+    const hint = document.getElementById('board-hint');
+    return { wider: box.scrollWidth > box.clientWidth + 1,
+             hint: hint.getClientRects().length ? hint.textContent : '' }; }"""
 # Each table shown in the tip or the odds box that is wider than its box: [where, its width, the box's width].
 TABLES_CUT = """() => [...document.querySelectorAll('#tip table, #odds table')].filter((t) => t.getClientRects().length)
     .map((t) => [t.closest('[id]').id, Math.round(t.scrollWidth), Math.round(t.parentElement.clientWidth)])
@@ -153,7 +155,8 @@ def test_a_long_name_in_the_turn_heading_keeps_the_page_within_the_screen(browse
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= NARROW["width"], f"the page is {width} px wide: it scrolls sideways"
         lines = page.evaluate("""() => { const turn = document.getElementById('turn');
-            const style = getComputedStyle(turn), line = parseFloat(style.lineHeight) || 1.25 * parseFloat(style.fontSize);
+            const style = getComputedStyle(turn);
+            const line = parseFloat(style.lineHeight) || 1.25 * parseFloat(style.fontSize);
             return Math.round(turn.getBoundingClientRect().height / line); }""")
         assert lines <= 2, f"'Christopher's turn' broken over {lines} lines"
         assert errors == []
