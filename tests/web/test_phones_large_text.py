@@ -43,11 +43,12 @@ def test_the_boards_words_grow_with_double_text_and_the_board_says_it_scrolls(br
     request(service.table, {"do": "start", "game": game, "players": PLAYERS})
     page, errors = open_page(browser, base)
     try:
-        normal = dict(page.evaluate(BOARD_TEXTS))
+        normal = page.evaluate(BOARD_TEXTS)
         page.add_style_tag(content=DOUBLE_TEXT)
         page.wait_for_timeout(100)
         larger = page.evaluate(BOARD_TEXTS)
-        small = [(words, round(px, 1)) for words, px in larger if px < 1.8 * normal[words]]
+        assert [words for words, _ in larger] == [words for words, _ in normal]
+        small = [(words, round(px, 1)) for (words, px), (_, before) in zip(larger, normal) if px < 1.8 * before]
         assert not small, f"{game}: board words that did not grow with the text: {small[:6]}"
         assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"], "the page scrolls sideways"
         shown = page.evaluate(BOARD_HINT_SHOWN)
