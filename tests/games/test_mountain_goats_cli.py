@@ -190,6 +190,16 @@ def test_odds_text(run_cli):
     assert any("Send the 5 goat to Big Mountain space 24" in line for line in lines)
 
 
+def test_odds_text_says_the_chance_of_each_sum_not_of_a_move(run_cli):
+    """A goat on the summit of 9 with its tokens gone cannot move nor win anything there: the 80.1 % of 9 is only
+    the chance that the roll adds up to 9, and the column says so."""
+    code, out, _ = run_cli("odds", "mountain-goats", "--goats", "9=2", "--tokens-left", "9=0")
+    lines = out.splitlines()
+    assert code == 0 and lines[1].split() == ["mountain", "rolls", "its", "number", "you", "take", "a", "token"]
+    assert lines[6].split() == ["9", "80.1%", "0.0%"]
+    assert "move" not in out
+
+
 @pytest.mark.parametrize("args, message", [
     (["--roll", "1", "2", "3", "9"], "a die shows a number from 1 to 6, got '9'"),
     (["--goats", "5=9"], "mountain 5 has 4 spaces; a goat cannot stand on space 9"),

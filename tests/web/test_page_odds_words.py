@@ -86,8 +86,11 @@ def test_mountain_goats_odds_say_each_mountains_chance(browser, served):  # noqa
     try:
         assert_plain(page, text, errors)
         assert "Ada's chance to win a token this turn: 4%." in text
-        assert tables[0][0] == ["Mountain", "Chance that Ada's next roll moves a goat on it",
+        # the chance of a group of that sum, not that a goat moves: a goat on its summit does not
+        assert tables[0][0] == ["Mountain", "Chance that Ada's next roll has dice adding up to its number",
                                 "Chance to win its token this turn"]
+        rows = page.evaluate("() => [...document.querySelectorAll('#tip tbody tr')].map((r) => r.cells[0].textContent)")
+        assert rows == ["Rolls its number", "Wins a token"]
         assert ["Mountain 10", "79%", "1%"] in tables[0]
         assert ["Mountain 7", "78%", "no chance"] in tables[0]
     finally:
@@ -128,7 +131,7 @@ def test_big_mountain_odds_name_whose_roll_and_leave_out_a_taken_space(browser, 
         assert_plain(page, text, errors)
         captions = page.evaluate("() => [...document.querySelectorAll('#odds caption')].map((c) => c.textContent)")
         assert captions[0] == "Ben's next roll"
-        assert tables[0][0][1] == "Chance that Ben's next roll moves a goat on it"
+        assert tables[0][0][1] == "Chance that Ben's next roll has dice adding up to its number"
         assert tables[1][0] == ["Space", "Chance that Ben's next roll can send a goat there"]
         assert ["Space 11", "0%"] in tables[1] and ["Space 12", "66%"] in tables[1]
     finally:

@@ -299,10 +299,10 @@ def _percent(chance: dict[str, Any]) -> str:
 
 def odds_text(result: dict[str, Any]) -> str:
     lines = [f"Next roll ({result['players']} players{', Big Mountain' if result['big_mountain'] else ''}):",
-             "  mountain  can move  you take a token"]
-    for m in MOUNTAINS:
-        lines.append(f"  {m:>8}  {_percent(result['next_roll']['mountains'][str(m)])}    "
-                     f"{_percent(result['token_chances'][str(m)])}")
+             "  mountain  rolls its number  you take a token"]
+    for m in MOUNTAINS:  # the chance of dice adding up to m: a goat on m's summit, say, does not move for it
+        lines.append(f"  {m:>8}  {_percent(result['next_roll']['mountains'][str(m)]):>16}  "
+                     f"{_percent(result['token_chances'][str(m)]):>16}")
     lines.append(f"  any token this turn: {_percent(result['token_chances']['any']).strip()}")
     if "big_mountain_spaces" in result["next_roll"]:
         spaces = result["next_roll"]["big_mountain_spaces"]

@@ -238,6 +238,22 @@
     renderSummary(game);
     $("undo").disabled = !game.can_undo;
     document.body.dataset.version = next.version;
+    fitToScreen();
+  }
+
+  // What is wider than the screen at this text size: the board scrolls in its own box, and a line above it says
+  // so; a table becomes a card a row, each value after its column's name ("7: 78%"), instead of hiding columns
+  // past the screen's edge. Measured again after each redraw, and when the text size, the screen's width or an
+  // opened fold changes what is shown.
+  function fitToScreen() {
+    const board = $("board");
+    const hint = !$("live").hidden && board.scrollWidth > board.clientWidth + 1;
+    if ($("board-hint").hidden === hint) $("board-hint").hidden = !hint;
+    for (const box of document.querySelectorAll(".table-scroll")) {
+      if (!shown(box)) continue;
+      box.classList.remove("cards");
+      if (box.scrollWidth > box.clientWidth + 1) box.classList.add("cards");
+    }
   }
 
   // Redrawn only when what is wrong changed, and a list a person opened stays open through the redraw.
@@ -586,9 +602,16 @@
       return node;
     };
     const head = (c, i) => { const th = cell("th", c, i); th.setAttribute("scope", "col"); return th; };
-    return el("div", { class: "table-scroll" }, el("table", { class: "tip-table" },  // scrolls sideways on a narrow phone
+    const value = (c, i) => named(cell("td", c, i), i && table.head[i] ? table.head[i].text : "");
+    return el("div", { class: "table-scroll" }, el("table", { class: "tip-table" },  // cards when too wide: fitToScreen
       el("thead", {}, el("tr", {}, ...table.head.map(head))),
-      el("tbody", {}, ...table.rows.map((row) => el("tr", {}, ...row.map((c, i) => cell("td", c, i)))))));
+      el("tbody", {}, ...table.rows.map((row) => el("tr", {}, ...row.map(value))))));
+  }
+
+  // A cell that says its column's name when the table is shown as cards (a row a card, see fitToScreen).
+  function named(cell, column) {
+    if (column) cell.dataset.head = column;
+    return cell;
   }
 
   // Each player with their colour in words too (not everyone tells red from green), the one whose turn it is
@@ -626,7 +649,7 @@
   function oddsTable(table) {
     const head = el("tr", {}, ...table.head.map((h) => el("th", { scope: "col" }, h)));
     const rows = table.rows.map((row) => el("tr", {}, el("th", { scope: "row" }, row[0]),
-      ...row.slice(1).map((c) => el("td", {}, c))));
+      ...row.slice(1).map((c, i) => named(el("td", {}, c), table.head[i + 1]))));
     return el("div", { class: "table-scroll" }, el("table", { class: "odds-table" }, el("caption", {}, table.caption),
       el("thead", {}, head), el("tbody", {}, ...rows)));
   }
@@ -932,6 +955,8 @@
   $("tray-set").addEventListener("click", setTray);
   $("join").addEventListener("click", joinByButton);
   $("camera-box").querySelector("details").addEventListener("toggle", showTray);
+  new ResizeObserver(fitToScreen).observe(document.body);
+  document.addEventListener("toggle", fitToScreen, true);  // a fold opened: its table is measured now
   loadGames();
   loadShare();
   connect();

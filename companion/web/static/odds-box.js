@@ -84,7 +84,8 @@
     const rolled = Array.isArray(odds.moves);  // the chances of a roll yet to come, before it is rolled
     const mountains = !rolled && odds.next_roll && odds.next_roll.mountains;
     if (mountains && typeof mountains === "object") {
-      const head = ["Mountain", `Chance that ${nextRoll} moves a goat on it`];
+      // the chance of a group of its number, whatever the goats: one on its summit does not move for it
+      const head = ["Mountain", `Chance that ${nextRoll} has dice adding up to its number`];
       if (tokens) head.push("Chance to win its token this turn");
       out.push(table(`${whose} next roll`, head, Object.keys(mountains).map((m) => {
         const row = [`Mountain ${m}`, percent(probability(mountains[m]) ?? 0)];

@@ -164,7 +164,7 @@
       const name = playerName(game, odds.player);
       const mountains = Object.keys(odds.next_roll.mountains);
       const head = [{ text: "Mountain" }, ...mountains.map((m) => ({ text: m }))];
-      const moves = [{ text: "A goat moves", strong: true }, ...mountains.map((m) => {
+      const moves = [{ text: "Rolls its number", strong: true }, ...mountains.map((m) => {
         const p = odds.next_roll.mountains[m].probability;
         return { text: percent(p, true), chance: p, kind: "move" };
       })];
