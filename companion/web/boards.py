@@ -300,7 +300,7 @@ def _figure(x: float, y: float, figure: str) -> str:
 def banana_matcho(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
     top = int(state.get("board", {}).get("top_space", state.get("top_space", 30)))
     positions = state.get("positions") or state.get("monkeys") or []
-    per_row, cell = 6, 58
+    per_row, cell = 6, 62
     rows = (top + per_row) // per_row
     width, height = per_row * cell + 80, rows * cell + 140
     body = [f'<rect x="{width / 2 - 24:.0f}" y="40" width="48" height="{height - 60:.0f}" fill="#8a5a2b" rx="10"/>',
@@ -330,9 +330,9 @@ def banana_matcho(state: dict[str, Any], players: list[dict[str, Any]]) -> str:
 
 def _monkey_place(k: int, on_space: int) -> tuple[float, float, float]:
     """Where the k-th of `on_space` monkeys on one space sits, from the space's centre, and its radius: a row of up
-    to three above the space's number (or "Start") and the fourth to sixth in a row below it (four or more drawn
-    smaller), so no monkey covers the number nor another monkey of its space."""
-    r = 12 if on_space <= MONKEYS_PER_ROW else 10
+    to three above the space's number (or "Start") and the fourth to sixth in a row below it (each drawn the
+    same size as one alone), so no monkey covers the number nor another monkey, of its space or the next."""
+    r = 10  # a row of three (60 px) fits a space 62 px apart: no monkey over a neighbouring space's
     row, at = divmod(k, MONKEYS_PER_ROW)
     in_row = min(on_space - row * MONKEYS_PER_ROW, MONKEYS_PER_ROW)
     return (at - (in_row - 1) / 2) * 2 * r, (-r - 10, r + 11)[min(row, 1)], r

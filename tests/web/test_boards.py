@@ -1,4 +1,5 @@
 """The boards as a player sees them: numbers readable on every player's colour, and no two players alike."""
+import itertools
 import math
 import re
 
@@ -77,3 +78,33 @@ def test_a_goat_on_the_big_mountain_carries_its_players_initial():
     assert "Ben (blue): mountain 6 space 1, Big Mountain space 17" in drawn
     texts = re.findall(r"<text[^>]*>([^<]*)</text>", drawn)
     assert texts.count("B") == 2, f"Ben's goats with a 'B': {texts.count('B')} of 2 ({texts})"
+
+
+SIX = [{"name": n, "colour": c} for n, c in zip("ABCDEF", ["red", "blue", "green", "yellow", "purple", "orange"])]
+
+
+def monkey_discs(svg):
+    discs = re.findall(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="([\d.]+)" fill="([^"]+)" stroke="#222"', svg)
+    return [(float(x), float(y), float(r)) for x, y, r, _ in discs]
+
+
+@pytest.mark.parametrize("positions", [[3, 3, 3, 4, 4, 4], [3, 3, 3, 4, 4], [3, 3, 3, 3, 4, 4], [8, 8, 8, 9, 9, 9]])
+def test_banana_monkeys_on_neighbouring_spaces_do_not_overlap(positions):
+    """A child tells which space a monkey is on: monkeys of two neighbouring spaces never overlap."""
+    svg = banana_matcho({"top_space": 30, "positions": positions}, SIX[:len(positions)])
+    found = monkey_discs(svg)
+    assert len(found) == len(positions)
+    overlaps = [(a, b) for a, b in itertools.combinations(found, 2)
+                if ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5 < a[2] + b[2]]
+    assert overlaps == [], f"monkeys {positions}: overlapping discs {overlaps}"
+
+
+def test_no_two_banana_monkeys_overlap_anywhere_for_six_players():
+    """Every placement of six monkeys near the start (spaces 0-8, two rows of the tree): no disc over another."""
+    bad = []
+    for positions in itertools.combinations_with_replacement(range(9), 6):
+        found = monkey_discs(banana_matcho({"top_space": 30, "positions": list(positions)}, SIX))
+        if any(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5 < a[2] + b[2] - 0.01
+               for a, b in itertools.combinations(found, 2)):
+            bad.append(positions)
+    assert not bad, f"{len(bad)} placements overlap, e.g. {bad[:5]}"
