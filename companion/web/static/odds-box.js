@@ -19,6 +19,12 @@
     return p && p.name ? p.name : Number.isInteger(index) ? `Player ${index + 1}` : "The player";
   }
 
+  // Every phone shows the box: the roll is the player's on turn, named ("Ben's"), "Your" when the odds name nobody.
+  function onTurn(odds, game) {
+    const who = Number.isInteger(odds.player) ? nameOf(game, odds.player) : null;
+    return { whose: who ? `${who}'s` : "Your", whoseLower: who ? `${who}'s` : "your" };
+  }
+
   // ["red", "blue", "white"] -> "red, blue and white"
   function listWords(items) {
     const words = items.map(String);
@@ -45,8 +51,7 @@
   // -- Matterhorn ---------------------------------------------------------------------------------------
   function matterhorn(odds, game) {
     const out = [];
-    const who = Number.isInteger(odds.player) ? nameOf(game, odds.player) : null;
-    const whose = who ? `${who}'s` : "Your";  // every phone shows the box: the roll is the player's on turn
+    const { whose, whoseLower } = onTurn(odds, game);
     if (Array.isArray(odds.roll)) out.push(say(`This roll: ${odds.roll.join(" ")}.`));
     if (odds.loses_turn === true) {
       out.push(say("No choice of dice reaches a line that is still open: this roll loses the turn."));
@@ -58,7 +63,7 @@
     }
     const dice = Number.isInteger(odds.dice) ? count(odds.dice, "die", "dice") : "dice";
     if (typeof odds.bust === "number") {
-      out.push(say(`Chance that ${who ? whose : "your"} next roll (${dice}) loses the turn: ${chanceWords(odds.bust)}.`));
+      out.push(say(`Chance that ${whoseLower} next roll (${dice}) loses the turn: ${chanceWords(odds.bust)}.`));
     } else if ("bust" in odds) {
       out.push(say("The supply of tokens is empty: no more rolls this turn."));
     } else if (Number.isInteger(odds.dice) && !Array.isArray(odds.roll)) {
@@ -74,10 +79,9 @@
   // -- Mountain Goats -------------------------------------------------------------------------------------
   function mountainGoats(odds, game) {
     const out = [];
-    const who = Number.isInteger(odds.player) ? nameOf(game, odds.player) : null;
     const tokens = odds.token_chances || null;
-    const whose = who ? `${who}'s` : "Your";  // every phone shows the box: the roll is the player's on turn
-    const nextRoll = `${who ? whose : "your"} next roll`;
+    const { whose, whoseLower } = onTurn(odds, game);
+    const nextRoll = `${whoseLower} next roll`;
     if (tokens && probability(tokens.any) !== null) {
       out.push(say(`${whose} chance to win a token this turn: ${percent(tokens.any.probability)}.`));
     }
