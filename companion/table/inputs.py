@@ -34,6 +34,7 @@ from typing import Any, Callable, Sequence
 from ..events import (BallEntered, BallLanded, BananaSqueaked, DiceSettled, DieReading, Event, ZoneState)
 from ..games import registry
 from ..games.api import CHANCE, Action, GameError, IllegalAction, State
+from ..vision.settle import part_of_the_roll
 
 
 @dataclasses.dataclass
@@ -122,13 +123,21 @@ class ZoneHistory:
         times = self._times.setdefault(event.zone, [])
         faces = self._faces.setdefault(event.zone, [])
         since = self._since.setdefault(event.zone, [])
-        lying = times and event.t - times[-1] <= self.fresh_ns and _lie_alike(event.dice, faces[-1])
+        lying = bool(times) and self._lain_on(event, times[-1], faces[-1])
         since.append(since[-1] if lying else self._first_seen(event.t) if not times else event.t)
         times.append(event.t)
         faces.append(event.dice)
         cut = bisect.bisect_left(times, event.t - self.keep_ns)
         if cut:
             del times[:cut], faces[:cut], since[:cut]
+
+    def _lain_on(self, event: ZoneState, t_before: int, before: tuple[DieReading, ...]) -> bool:
+        """Whether the zone's dice are those of its state before, still lying. Over a gap of more than a second (a
+        busy Pi's frame) only if each also lies where one lay: three Matchos thrown again often show the same faces."""
+        gap = event.t - t_before
+        return _lie_alike(event.dice, before) and (
+            gap <= self.fresh_ns or gap <= self.reading_ns and len(event.dice) == len(before)
+            and part_of_the_roll(event.dice, before))
 
     def _first_seen(self, t: int) -> int:
         """Since when the dice a zone shows first, at `t`, have lain there."""
