@@ -57,6 +57,13 @@ def _values_of(reading: dict[str, Any] | None) -> list[Any] | None:
     return [reading.get("values"), reading.get("unsure"), reading.get("index"), reading.get("corrected")]
 
 
+UNDO_ONLY = ("asked", "actions", "kept")  # what a step keeps for undo (owner.py): not sent to every page
+
+
+def _shown_step(step: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in step.items() if k not in UNDO_ONLY} if any(k in step for k in UNDO_ONLY) else step
+
+
 def game_view(game, dice_seen: dict[str, tuple[str, ...]] | None = None) -> dict[str, Any]:
     """`dice_seen`: Banana Matcho's dice as the camera reads them now, by zone, which the odds are of: the
     game knows the dice of the last squeak only."""
@@ -82,7 +89,7 @@ def game_view(game, dice_seen: dict[str, tuple[str, ...]] | None = None) -> dict
         "over": over,
         "odds": None if over else _odds(game.name, _with_dice_seen(game.name, state, dice_seen)),
         "state": state.to_json(),
-        "history": game.history[-RECENT_HISTORY:],
+        "history": [_shown_step(step) for step in game.history[-RECENT_HISTORY:]],
         "history_count": len(game.history),
         "last_reading": game.last_reading,
         "can_undo": bool(game.history),

@@ -55,6 +55,9 @@ def test_undo_after_answering_who_squeaked_asks_again_with_the_game_as_it_was(se
     before = shown(page(base))
     assert post(base, {"do": "choose", "option": "fruit"})["ok"]
     assert page(base)["question"] is None and page(base)["game"]["history_count"] > before[2]
+    steps = page(base)["game"]["history"]
+    assert not [key for step in steps for key in ("asked", "actions", "kept") if key in step], \
+        "what a step keeps for undo (the whole question answered) is not sent to every page at every change"
     assert post(base, {"do": "undo"})["ok"]
     assert shown(page(base)) == before
 
