@@ -212,3 +212,30 @@ def test_a_phone_signed_out_by_a_new_code_does_not_show_the_old_code_at_its_foot
         assert errors == []
     finally:
         page.close()
+
+
+def test_an_idle_phone_does_not_keep_showing_a_join_code_that_no_longer_works(
+        browser, served, service, tmp_path, monkeypatch):
+    """A restart that lost join.json makes a new code: a joined phone that never taps meanwhile asks again when its
+    stream reconnects, and stops showing the old, refused code at its foot (where the prompt sends people)."""
+    monkeypatch.setattr(joincode, "is_own_screen", lambda address: False)
+    base, app = served(stream_lifetime=1.0, keepalive=0.3)  # the stream is opened anew, as after a restart
+    codes = JoinCodes(tmp_path / "join")
+    install(app, codes)
+    assert service.table.request(START).ok
+    page, errors = open_page(browser, base, "phone")
+    try:
+        old = codes.code
+        page.on("dialog", lambda d: d.accept(old))
+        page.click("#join")
+        page.wait_for_selector("#share-join:not([hidden])")
+        while codes.rotate() == old:
+            pass
+        # the game moves on (the table's own screen plays): this phone hears it, but never taps
+        assert service.table.request({"do": "dice", "values": [1, 1, 3, 4]}).ok
+        page.wait_for_function("() => document.getElementById('prompt').textContent.includes('group')")
+        page.wait_for_timeout(2500)  # the page has reconnected meanwhile
+        shown = page.text_content("#join-code") if page.is_visible("#share-join") else None
+        assert shown in (None, codes.code), f"the foot still shows the old code {shown}; the code is now {codes.code}"
+    finally:
+        page.close()

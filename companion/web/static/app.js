@@ -176,9 +176,12 @@
     setTimeout(checkStream, 3000);
   }
 
+  let opened = 0;
   function connect() {
     const source = new EventSource("/events");
     stream = source;
+    // a stream opened again (a restart, a renewal): the join code may have changed, so the foot asks again
+    source.addEventListener("open", () => { if (opened++) loadShare(); });
     heard = Date.now();
     source.addEventListener("state", (e) => {
       heard = Date.now();
