@@ -163,3 +163,22 @@ def test_a_long_name_in_the_turn_heading_keeps_the_page_within_the_screen(browse
         assert errors == []
     finally:
         page.close()
+
+
+def test_a_long_one_word_name_in_the_scores_keeps_the_page_within_the_screen(browser, served, service):
+    """'GrandpaJoseph' at double text: a table cell's narrowest width ignored the page's word breaking, so the
+    scores table pushed the score off a 320 px screen and the page scrolled sideways."""
+    base, _ = served()
+    players = [{"name": "GrandpaJoseph", "colour": "red"}, {"name": "Ada", "colour": "blue"}]
+    request(service.table, {"do": "start", "game": "matterhorn", "players": players})
+    page, errors = open_page(browser, base)
+    try:
+        page.add_style_tag(content=DOUBLE_TEXT)
+        page.wait_for_timeout(100)
+        right = page.evaluate("() => Math.round(document.querySelector('#scores').getBoundingClientRect().right)")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= NARROW["width"] and right <= NARROW["width"], \
+            f"the scores table ends at {right} px, the page is {width} px wide"
+        assert errors == []
+    finally:
+        page.close()
