@@ -182,3 +182,23 @@ def test_a_long_one_word_name_in_the_scores_keeps_the_page_within_the_screen(bro
         assert errors == []
     finally:
         page.close()
+
+
+@pytest.mark.parametrize("game", ["matterhorn", "mountain-goats"])
+def test_a_tablets_board_that_nearly_fits_is_not_made_to_scroll_at_double_text(browser, served, service, game):
+    """A 1024x768 tablet at 200% text: the board was widened past its 564 px box by 12 px, so it scrolled and the
+    page said "Swipe the board sideways" for a board that is, to the eye, whole."""
+    base, _ = served()
+    request(service.table, {"do": "start", "game": game, "players": PLAYERS})
+    page = new_page(browser, {"width": 1024, "height": 768})
+    try:
+        page.goto(base + "/")
+        page.wait_for_selector("#board svg")
+        page.add_style_tag(content=DOUBLE_TEXT)
+        page.wait_for_timeout(150)
+        wide, room = page.evaluate("() => [document.getElementById('board').scrollWidth,"
+                                   " document.getElementById('board').clientWidth]")
+        hint = page.is_visible("#board-hint")
+        assert wide <= room + 1 or wide > 1.1 * room, f"the board scrolls by {wide - room} px (hint shown: {hint})"
+    finally:
+        page.close()
