@@ -175,3 +175,18 @@ def test_the_demo_installs_only_what_the_companion_runs(machine, command, packag
     assert proc.returncode == 0, proc.stderr
     installs = [line for line in log if " -m pip install " in line and "--upgrade pip" not in line]
     assert installs and all(line.endswith(f" -e {package}") for line in installs), installs
+
+
+def test_the_companion_is_built_with_the_pinned_setuptools_and_pip_is_the_pinned_one(machine):
+    """Pip builds the companion in an isolated environment with the newest setuptools, which the round's pins do
+    not reach: a setuptools release could turn CI red overnight. Both pip commands carry the round's constraints."""
+    venv = machine.checkout / ".venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").symlink_to(machine.fake / "venv-python")
+    (venv / "pip").touch()
+    proc, log = machine("setup", COMPANION_BOOKWORM="0")
+    assert proc.returncode == 0, proc.stderr
+    upgrade = [line for line in log if "--upgrade pip" in line]
+    install = [line for line in log if " -m pip install " in line and "--upgrade pip" not in line]
+    assert upgrade and all("-c tests/constraints.txt" in line for line in upgrade), upgrade
+    assert install and all("--build-constraint tests/constraints.txt" in line for line in install), install
