@@ -17,6 +17,7 @@ KEEP_FREE_FOR_GAMES = 512 * 1024 * 1024
 STUCK_AFTER_S = 5.0  # a live camera without a new picture this long is stuck (a good one gives several a second)
 CHECK_EVERY_S = 1.0  # how often the watchdog looks
 RESTART_BACKOFF_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # waits before a live camera's pipeline runs again after an error
+PHOTOS_KEPT = 8  # photos of the latest rolls: the page goes back to the roll before after an undo
 READ_PATIENCE_S = 0.5  # stop() waits no longer for a frame (a good camera gives one in a fraction of this)
 CAMERA_TROUBLE = ("missing", "lost", "reopening")  # what a live source says of its camera while it is trying again
 
@@ -52,7 +53,7 @@ class CameraFeed:
         self.stuck_after_s = STUCK_AFTER_S if stuck_after_s is None else stuck_after_s
         self.check_every_s = CHECK_EVERY_S if check_every_s is None else check_every_s
         self.restart_backoff_s = tuple(RESTART_BACKOFF_S if restart_backoff_s is None else restart_backoff_s)
-        self._reading_jpeg: bytes | None = None
+        self._photos: dict[int, bytes] = {}  # the latest rolls' photos by their DiceSettled's t, oldest first
         self._stopping = threading.Event()
         self._lock = threading.Lock()
         # what the camera thread last saw (written there, read by the watchdog)
@@ -227,8 +228,17 @@ class CameraFeed:
                 self._camera_trouble = event.state in CAMERA_TROUBLE
                 self._quiet_since = time.monotonic()
         if isinstance(event, DiceSettled) and event.dice:
-            self._reading_jpeg = self._crop(event)
+            self._keep_photo(event)
         self.sink(event)
+
+    def _keep_photo(self, event: DiceSettled) -> None:
+        photo = self._crop(event)
+        if photo is None:
+            return
+        with self._lock:
+            self._photos[event.t] = photo
+            while len(self._photos) > PHOTOS_KEPT:
+                del self._photos[next(iter(self._photos))]
 
     def _crop(self, event: DiceSettled) -> bytes | None:
         import cv2
@@ -256,8 +266,13 @@ class CameraFeed:
             return None
         return self.pipeline.latest_jpeg()
 
-    def reading_jpeg(self) -> bytes | None:
-        return self._reading_jpeg
+    def reading_jpeg(self, t: int | None = None) -> bytes | None:
+        """The photo of the roll settled at `t` (the page's last reading), None if none is kept; with no `t`, the
+        newest roll's. Asked by its time, so a page back at the roll before (an undo) is not shown the newest."""
+        with self._lock:
+            if t is not None:
+                return self._photos.get(t)
+            return self._photos[next(reversed(self._photos))] if self._photos else None
 
     def read_pip_dice(self, on: bool) -> None:
         """Whether the game on the table takes pip dice: if not, none are read (DicePipeline.read_pip_dice)."""

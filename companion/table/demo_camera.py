@@ -149,7 +149,8 @@ class DemoCamera:
         with self._lock:
             return self._jpeg
 
-    def reading_jpeg(self) -> bytes | None:
+    def reading_jpeg(self, t: int | None = None) -> bytes | None:
+        """The roll lying still now (the demo's pictures are drawn from its recorded rolls, whatever `t`)."""
         with self._lock:
             return self._reading
 

@@ -194,7 +194,8 @@ def create_app(service, *, allow_outside: bool = False, names: tuple[str, ...] =
     @app.get("/api/reading.jpg")
     def reading():
         camera = getattr(service, "camera", None)
-        jpeg = camera.reading_jpeg() if camera is not None else None
+        roll = request.args.get("v", type=int)  # the roll's t: the page asks for the photo of the roll it shows
+        jpeg = None if camera is None else camera.reading_jpeg() if roll is None else camera.reading_jpeg(roll)
         if jpeg is None:
             return fail(404, "no photo of the last roll")
         return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
