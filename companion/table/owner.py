@@ -28,7 +28,7 @@ from .commands import BadCommand, check_command
 from .inputs import (SAME_RACE_NS, Ask, Decision, DuelDice, Hold, Ignore, Play, PutAway, ZoneHistory, answer_decision,
                      decide, duel_began_at, pip_roll_unused, typed_squeak_decision, unrolled_sides)
 from .journal import Journal, JournalError
-from .view import build_view
+from .view import build_view, step_token
 
 
 @dataclasses.dataclass(frozen=True)
@@ -353,7 +353,10 @@ class Table:
     # -- a person's commands ------------------------------------------------------------------------
     def _command(self, command: dict[str, Any], event: PlayerAction) -> tuple[bool, str]:
         name = command["do"]
-        if "seen" in command and command["seen"] != self._view["step"]:
+        if "seen" in command and command["seen"] != self._view["step"] and (
+                name == "undo" or command["seen"] != step_token(self._view["game"], self._view["question"])):
+            # Only an Undo is told apart by what changed with no step; any other tap made on the same game and
+            # question (a recording made before the step token counted it) stands.
             raise Rejected("the game moved on before your tap arrived (someone else played, or the camera read "
                            "a roll): look again, and tap again if it is still your move")
         if name == "start":

@@ -142,3 +142,29 @@ def test_an_older_version_playing_on_leaves_undo_nothing_stale_to_take_back(tmp_
         assert not refused.ok and "nothing to undo" in refused.message
     finally:
         table.stop()
+
+
+def test_a_tap_sent_with_the_step_as_pages_named_it_before_undo_counted_questions_is_played(tmp_path):
+    """The page's step token now also counts what undo can take back with no step (a question asked, an event
+    kept). Recordings made before carry the token without it: their answer to a question must still play (the
+    replay of an old recording ended a step short), while an Undo needs the token that counts it."""
+    from companion.table.view import step_token
+
+    table = Table(Journal(tmp_path)).start()
+    try:
+        assert table.request({"do": "start", "game": "mountain-goats",
+                              "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
+        unsure = tuple(DieReading(v, (40.0 * i, 10.0), (0, 0, 9, 9), 0.9, unsure=not i)
+                       for i, v in enumerate([1, 2, 3, 4]))
+        table.submit(DiceSettled(t=1, dice=unsure)).result(5)
+        view = table.view()
+        assert view["question"] is not None, view["notice"]
+        as_before = step_token(view["game"], view["question"])
+        assert as_before != view["step"]
+        undo = table.request({"do": "undo", "seen": as_before})
+        assert not undo.ok and undo.message.startswith(MOVED_ON)
+        answer = table.request({"do": "dice", "values": [1, 2, 3, 4], "seen": as_before})
+        assert answer.ok, answer.message
+        assert table.view()["game"]["history_count"] == 1
+    finally:
+        table.stop()
