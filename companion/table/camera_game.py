@@ -25,13 +25,13 @@ def reads_zones(game: str | None) -> bool:
 
 def games_on_the_table(events: Iterable[Event]) -> list[tuple[int, str | None]]:
     """From a recording's events: (from time t, the game on the table, None for none), as its game so far and
-    the page's starts and ends put them."""
+    the page's starts and ends put them. A start naming no game the companion knows was refused: no change."""
     changes: list[tuple[int, str | None]] = []
     for event in events:
         if isinstance(event, GameSoFar):
             changes.append((event.t, event.game.get("game")))
         elif isinstance(event, PlayerAction) and isinstance(event.action, dict):
-            if event.action.get("do") == "start" and isinstance(event.action.get("game"), str):
+            if event.action.get("do") == "start" and event.action.get("game") in registry.GAME_MODULES:
                 changes.append((event.t, event.action["game"]))
             elif event.action.get("do") == "end":
                 changes.append((event.t, None))

@@ -225,3 +225,14 @@ def test_a_banana_matcho_recording_re_read_has_no_pip_rolls_the_live_camera_neve
     assert [e.t < start.t for e in rolls(games_on_the_table([start]))] == [True], \
         "the fruit dice read as pips only before the game began"
     assert len(rolls(())) == 2, "without the games, the pip reader reads both throws of the fruit dice"
+
+
+def test_the_games_a_recording_plays_leave_out_a_start_the_companion_refused():
+    """A start tap naming a game the companion does not know was refused live; re-reading the frames, it changes
+    nothing (it crashed `replay --frames` with the registry's UnknownGame)."""
+    from companion.table.camera_game import games_on_the_table
+
+    taps = [PlayerAction(t=1, action={"do": "start", "game": "banana-matcho", "players": []}),
+            PlayerAction(t=2, action={"do": "start", "game": "snakes-and-ladders", "players": []}),
+            PlayerAction(t=3, action={"do": "end"})]
+    assert games_on_the_table(taps) == [(1, "banana-matcho"), (3, None)]
