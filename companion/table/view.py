@@ -46,7 +46,8 @@ def step_token(game: dict[str, Any] | None, question: dict[str, Any] | None, uns
                                            game["history_count"], _values_of(game["last_reading"])]
     asked = None if question is None else {**{k: v for k, v in question.items() if k not in ("t", "reading")},
                                            "reading": _values_of(question.get("reading"))}
-    text = json.dumps([situation, asked] + ([unstepped] if unstepped else []), sort_keys=True, separators=(",", ":"), default=str)
+    text = json.dumps([situation, asked] + ([unstepped] if unstepped else []), sort_keys=True, separators=(",", ":"),
+                      default=str)
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 

@@ -11,8 +11,8 @@ tray nothing is produced. After a roll has fired, the tray is read again only on
 the picture of that roll, and what is read is a new roll only if some die lies elsewhere or shows another
 face (`part_of_the_roll`). So the same dice lying still, a hand passing by, a lamp switched on, an arm's
 shadow, a bumped table, a sleeve nudging a die, some of the dice taken out, or a camera nudged on its mount
-or back at another size over three dice or more (all moved alike: `seen_anew`) do not fire again; picking the dice up and
-rolling again does.
+or back at another size over three dice or more (all moved alike: `seen_anew`) do not fire again; picking the
+dice up and rolling again does.
 
 With `reading` off (a game without pip dice on the table) the tray is watched but never read: each still
 tray is taken as seen, so what lies there when reading starts again is read only once it has moved.
