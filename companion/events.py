@@ -164,8 +164,9 @@ class PlayerAction(Event):
 @dataclasses.dataclass(frozen=True)
 class GameSoFar(Event):
     """A recording that begins in the middle of a game (the service restarted as `companion record`, or a game
-    resumed while recording): the game as the table held it, {"game", "setup", "history", "question", "held"},
-    so its replay continues exactly that game, its last reading, question and kept event included."""
+    resumed while recording): the game as the table held it, {"game", "setup", "history", "question", "held",
+    "unstepped", "started", "clock_from"}, so its replay continues exactly that game, its last reading, question,
+    kept event, what undo takes back and what its times can be compared with included."""
 
     type: ClassVar[str] = "game_so_far"
     game: Mapping[str, Any] = dataclasses.field(default_factory=dict)

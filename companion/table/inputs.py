@@ -345,13 +345,15 @@ def duel_ended_at(state: State, history: Sequence[dict[str, Any]]) -> int | None
     return next((step.get("t") for step in reversed(history) if step["action"].get("kind") == "squeak"), None)
 
 
-def duel_began_at(state: State, history: Sequence[dict[str, Any]], started: int | None) -> int | None:
+def duel_began_at(state: State, history: Sequence[dict[str, Any]], started: int | None,
+                  clock_from: int = 0) -> int | None:
     """When the duel now on began: the squeak that ended the duel before it, or the game's start (`started`)
-    for the first duel; None if not known."""
+    for the first duel; None if not known. The steps before `clock_from` were timed before the table last
+    started (the journal's), maybe on the clock of another boot of the Pi: not comparable with the camera's."""
     played = state.duel_began()
     if not played:
         return started
-    return history[played - 1].get("t") if played <= len(history) else None
+    return history[played - 1].get("t") if clock_from < played <= len(history) else None
 
 
 def lain_since_words(state: State) -> str:
@@ -398,9 +400,9 @@ def seen_faces(side: str, dice: tuple[DieReading, ...] | None) -> tuple[list[str
 
 def squeak_decision(state: State, event: BananaSqueaked, zones: ZoneHistory,
                     history: Sequence[dict[str, Any]] = (), question: dict[str, Any] | None = None,
-                    waited: bool = False, started: int | None = None) -> Decision:
+                    waited: bool = False, started: int | None = None, clock_from: int = 0) -> Decision:
     """`waited`: judge on the frames read so far, without waiting for the camera to catch up; `started`: when
-    the game began (its first duel)."""
+    the game began (its first duel), None if not on this run's clock; `clock_from`: see `duel_began_at`."""
     if question is not None and question.get("kind") == "squeak":
         if 0 <= event.t - question["t"] < SAME_RACE_NS:
             return Ignore("the banana squeaked again right after the squeak asked about: only the first hand on "
@@ -415,7 +417,7 @@ def squeak_decision(state: State, event: BananaSqueaked, zones: ZoneHistory,
         return Hold("The banana squeaked: it is judged once the camera's picture of that moment is read")
     fruit = zones.at("fruit", event.t)
     matcho = zones.at("matcho", event.t)
-    unrolled = unrolled_sides(zones, event.t, duel_began_at(state, history, started))
+    unrolled = unrolled_sides(zones, event.t, duel_began_at(state, history, started, clock_from))
     if len(unrolled) == 2 or (ended is not None and fruit is not None and matcho is not None and (
             (_faces(fruit), _faces(matcho)) == (_faces(zones.at("fruit", ended)), _faces(zones.at("matcho", ended))))):
         lie = "as they did when the last duel ended" if state.duel_began() else "as they lay when the game began"
@@ -484,10 +486,11 @@ def typed_squeak_decision(state: State, question: dict[str, Any], values: list[A
 
 
 def decide(state: State, event: Event, zones: ZoneHistory, history: Sequence[dict[str, Any]] = (),
-           question: dict[str, Any] | None = None, waited: bool = False, started: int | None = None) -> Decision:
+           question: dict[str, Any] | None = None, waited: bool = False, started: int | None = None,
+           clock_from: int = 0) -> Decision:
     """What `event` does to the game; `question`: the one the page is asking now; `waited`: an event kept
-    for the camera to catch up is decided on what it has read (it stopped, or another event came); `started`:
-    when the game began."""
+    for the camera to catch up is decided on what it has read (it stopped, or another event came); `started`
+    and `clock_from`: when the game began, and from which step its times are on this run's clock."""
     if isinstance(event, DiceSettled):
         return dice_decision(state, event)
     if isinstance(event, BallEntered):
@@ -497,7 +500,7 @@ def decide(state: State, event: Event, zones: ZoneHistory, history: Sequence[dic
     if isinstance(event, BananaSqueaked):
         if state.game != "banana-matcho":
             return Ignore("the banana squeaked, but this game has no banana")
-        return squeak_decision(state, event, zones, history, question, waited, started)
+        return squeak_decision(state, event, zones, history, question, waited, started, clock_from)
     return Ignore(f"{event.type} does not change the game")
 
 

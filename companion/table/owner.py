@@ -55,7 +55,8 @@ class Game:
     state: State
     history: list[dict[str, Any]]
     last_reading: dict[str, Any] | None = None
-    started: int | None = None  # when it began, on the table's clock (the journal's `started_t`)
+    started: int | None = None  # when it began, on the table's clock; None when not on this run's
+    clock_from: int = 0  # the steps before it were timed before the table last started (see duel_began_at)
 
 
 _STOP = object()
@@ -256,13 +257,14 @@ class Table:
     def _lain_since_before_the_duel(self, event: ZoneState) -> bool:
         """Whether the Banana Matcho zone's dice lie, never picked up, since before the duel now on began."""
         game = self.game
-        began = duel_began_at(game.state, game.history, game.started)
+        began = duel_began_at(game.state, game.history, game.started, game.clock_from)
         return event.zone in unrolled_sides(self.zones, event.t, began)
 
     def _so_far(self) -> dict[str, Any]:
         game = self.game
         return {"game": game.name, "setup": game.setup, "history": game.history, "question": self.question,
-                "held": _held_to_json(self.held), "unstepped": self.unstepped, "started": game.started}
+                "held": _held_to_json(self.held), "unstepped": self.unstepped, "started": game.started,
+                "clock_from": game.clock_from}
 
     def _restore(self, event: GameSoFar) -> None:
         """A recording's game so far, played into a new game of this journal as it stood: its steps (their
@@ -280,12 +282,13 @@ class Table:
             if not isinstance(data.get("question"), (dict, type(None))):
                 raise ValueError(f"a question is a JSON object, got {data['question']!r}"[:200])
             unstepped = _unstepped_from_json(data.get("unstepped") or [])
-            started = event.t if data.get("started") is None else int(data["started"])
+            started = None if data.get("started") is None else int(data["started"])  # an older recording: unknown
+            clock_from = int(data.get("clock_from", len(history)))
         except (BadEvent, GameError, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise Rejected(f"the game so far could not be played: {exc}") from None
         question = data.get("question")
         with self.journal.transaction() as tx:
-            game_id = tx.new_game(game_def.name, setup, started)
+            game_id = tx.new_game(game_def.name, setup, event.t if started is None else started)
             for step in history:
                 tx.apply(game_id, step["action"], {k: v for k, v in step.items() if k != "action"},
                          step.get("t", event.t))
@@ -298,8 +301,8 @@ class Table:
             _write_held(tx, held)
             _write_unstepped(tx, unstepped)
             self._write_position(tx)
-        self._take_up(Game(game_id, game_def.name, setup, state, history, _last_reading(history), started), question,
-                      held, held[1] if held else "")
+        self._take_up(Game(game_id, game_def.name, setup, state, history, _last_reading(history), started, clock_from),
+                      question, held, held[1] if held else "")
         self.unstepped = unstepped
 
     # -- sensor and camera events -----------------------------------------------------------------
@@ -315,7 +318,8 @@ class Table:
             self._persist_position()
             return False, ("the banana squeaked again right after the squeak waiting for the camera's picture: only "
                            "the first hand on the banana counts")
-        decision = decide(game.state, event, self.zones, game.history, self.question, started=game.started)
+        decision = decide(game.state, event, self.zones, game.history, self.question, started=game.started,
+                          clock_from=game.clock_from)
         another = self._another_ball(event, decision)
         if another:
             self.notice = another
@@ -447,7 +451,7 @@ class Table:
             return False
         held = event, _ = self.held
         decision = decide(self.game.state, event, self.zones, self.game.history, self.question, waited,
-                          self.game.started)
+                          self.game.started, self.game.clock_from)
         if isinstance(decision, Hold):
             changed = self.held != (event, decision.reason)
             self.held = (event, decision.reason)
@@ -768,7 +772,9 @@ class Table:
                 continue
             state.apply(game_def.action_from_json(data["action"]))
             history.append({"action": data["action"], **data["info"]})
-        return Game(row["id"], row["game"], setup, state, history, _last_reading(history), row["started_t"])
+        # Its times are the clock's of the run that played them, maybe of another boot of the Pi (a power cut):
+        # not comparable with the camera's now, so no side is known not to have rolled in the duel now on.
+        return Game(row["id"], row["game"], setup, state, history, _last_reading(history), None, len(history))
 
     # -- the view every page sees -------------------------------------------------------------------
     def _publish(self) -> None:

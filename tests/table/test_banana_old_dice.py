@@ -4,7 +4,7 @@ before she picks them up Ben (now rolling the fruit dice) squeaks with nothing: 
 Matchos of the duel before. Dice picked up and rolled in the duel are judged as ever."""
 from __future__ import annotations
 
-from companion.events import BananaSqueaked
+from companion.events import BananaSqueaked, DieReading, ZoneState
 from companion.table.journal import Journal
 from companion.table.owner import Table
 from companion.vision.sources import Frame
@@ -133,15 +133,16 @@ def test_after_a_continue_the_last_duels_matchos_still_give_no_climb(tmp_path):
         table.stop()
 
 
-def test_the_duels_start_is_the_same_after_a_restart_and_in_a_recordings_game_so_far(tmp_path):
-    """The duel's start comes from what is journaled (the game's start, the steps' times), so a restarted table
-    and a replay of the game so far judge old dice alike."""
+def test_the_duels_start_is_known_on_the_clock_it_was_timed_by_and_a_replay_agrees(tmp_path):
+    """The duel's start comes from what is journaled (the game's start, the steps' times). A recording's game so far
+    taken live replays with the same start; after a restart those times are another run's clock, maybe another boot
+    of the Pi's (a power cut), so the restarted table, and a recording it starts, know no duel's start."""
     from companion.events import GameSoFar
     from companion.table.inputs import duel_began_at
 
     def began(table):
         game = table.game
-        return duel_began_at(game.state, game.history, game.started)
+        return duel_began_at(game.state, game.history, game.started, game.clock_from)
 
     table = Table(Journal(tmp_path / "journal")).start()
     assert table.request({"do": "start", "game": "banana-matcho",
@@ -157,13 +158,17 @@ def test_the_duels_start_is_the_same_after_a_restart_and_in_a_recordings_game_so
 
     restarted = Table(Journal(tmp_path / "journal")).start()
     replayed = Table(Journal(tmp_path / "replayed")).start()
+    replayed_after_restart = Table(Journal(tmp_path / "replayed-after")).start()
     try:
         assert replayed.submit(GameSoFar(t=20 * MS, game=so_far)).result(5).ok
-        assert began(restarted) == began(replayed) == 11 * MS
-        assert restarted.game.started == replayed.game.started == 7 * MS
+        assert began(replayed) == 11 * MS and replayed.game.started == 7 * MS
+        assert began(restarted) is None and restarted.game.started is None
+        assert replayed_after_restart.submit(GameSoFar(t=20 * MS, game=restarted._so_far())).result(5).ok
+        assert began(replayed_after_restart) is None
     finally:
         restarted.stop()
         replayed.stop()
+        replayed_after_restart.stop()
 
 
 def test_on_a_busy_pi_reading_a_frame_a_second_old_matchos_still_give_no_climb(tmp_path):
@@ -185,5 +190,47 @@ def test_on_a_busy_pi_reading_a_frame_a_second_old_matchos_still_give_no_climb(t
         camera.squeak(duel_2)
         view = table.view()
         assert view["game"]["scores"] == [0, 1], [s["text"] for s in view["game"]["history"]]
+    finally:
+        table.stop()
+
+
+SECOND = 1000 * MS
+TWO_PAIRS = ["coconut", "coconut", "starfruit", "starfruit", "orange", "banana"]  # two pairs: nothing
+
+
+def zone_state(t, name, faces, x0):
+    return ZoneState(t=t, zone=name, dice=tuple(DieReading(f, (x0 + 40.0 * i, 50.0), (0, 0, 9, 9), 0.95)
+                                                for i, f in enumerate(faces)))
+
+
+def zone_frames(table, t0, t1, fruit, matcho):
+    t = t0
+    while t <= t1:
+        table.submit(zone_state(t, "fruit", fruit, 0)).result(5)
+        table.submit(zone_state(t, "matcho", matcho, 600)).result(5)
+        t += 100 * MS
+
+
+def test_matchos_rolled_after_a_power_cut_climb(tmp_path):
+    """The Pi loses power in the first duel and boots again: its clock starts again near 0, while the game's start
+    is journaled on the old one. Ben's three Matchos, rolled after the reboot at a time before that number, were
+    taken for dice lying since before the duel began, and gave no climb."""
+    table = Table(Journal(tmp_path)).start()
+    try:  # the family started the game 10 minutes after the Pi booted
+        assert table.request({"do": "start", "game": "banana-matcho",
+                              "players": [{"name": "Ada"}, {"name": "Ben"}]}, t=600 * SECOND).ok
+    finally:
+        table.stop()
+        table.journal.close()
+    # power cut; the Pi boots again, the game resumes by itself; now 9.5 minutes since boot, both roll
+    table = Table(Journal(tmp_path)).start()
+    try:
+        zone_frames(table, 590 * SECOND, 590 * SECOND, [], [])  # both dice in hand
+        zone_frames(table, 598 * SECOND, 601 * SECOND, TWO_PAIRS, ["matcho"] * 3)  # Ada's fruit, Ben's three Matchos
+        table.submit(BananaSqueaked(t=601 * SECOND + 50 * MS)).result(5)
+        zone_frames(table, 601 * SECOND + 100 * MS, 601 * SECOND + 200 * MS, TWO_PAIRS, ["matcho"] * 3)
+        view = table.view()
+        assert view["game"]["scores"] == [0, 1], (view["notice"], (view["question"] or {}).get("text"),
+                                                 [s["text"] for s in view["game"]["history"]])
     finally:
         table.stop()
