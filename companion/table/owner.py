@@ -294,10 +294,7 @@ class Table:
                          step.get("t", event.t))
             if state.is_over():
                 tx.finish(game_id, {"scores": state.scores(), "winners": state.winners()})
-            if question is None:
-                tx.clear_meta("question")
-            else:
-                tx.set_meta("question", json.dumps(question))
+            _write_question(tx, question)
             _write_held(tx, held)
             _write_unstepped(tx, unstepped)
             self._write_position(tx)
@@ -617,10 +614,7 @@ class Table:
         held = _held_from_json(last["held"]) if last.get("held") else None
         with self.journal.transaction() as tx:
             tx.event(game.id, event.to_json())
-            if question is None:
-                tx.clear_meta("question")
-            else:
-                tx.set_meta("question", json.dumps(question))
+            _write_question(tx, question)
             _write_unstepped(tx, unstepped)
             _write_held(tx, held)
             self._write_position(tx)
@@ -700,10 +694,7 @@ class Table:
                 tx.finish(game.id, {"scores": game.state.scores(), "winners": game.state.winners()})
             elif undos:
                 tx.reopen(game.id)
-            if question is None:
-                tx.clear_meta("question")
-            else:
-                tx.set_meta("question", json.dumps(question))
+            _write_question(tx, question)
             if unstepped:
                 _write_unstepped(tx, unstepped)
             else:
@@ -842,6 +833,14 @@ def _unstepped_from_json(data: Any) -> list[dict[str, Any]]:
     except KeyError as exc:
         raise ValueError(f"an event kept lacks {exc}") from None
     return data
+
+
+def _write_question(tx, question: dict[str, Any] | None) -> None:
+    """The question asked (or none) in the journal's meta, so that a restart asks it again."""
+    if question is None:
+        tx.clear_meta("question")
+    else:
+        tx.set_meta("question", json.dumps(question))
 
 
 def _write_held(tx, held: tuple[Event, str] | None) -> None:
