@@ -9,6 +9,17 @@ from tests.web.test_browser import open_page
 START = {"do": "start", "game": "mountain-goats", "players": [{"name": "Ada"}, {"name": "Ben"}]}
 
 
+def phone_not_joined(browser, served, service, tmp_path, monkeypatch, **served_options):  # noqa: F811
+    """A game on, join codes required, and a page opened on a phone (not the Pi's own screen) that has not joined."""
+    monkeypatch.setattr(joincode, "is_own_screen", lambda address: False)
+    base, app = served(**served_options)
+    codes = JoinCodes(tmp_path / "join")
+    install(app, codes)
+    assert service.table.request(START).ok
+    page, errors = open_page(browser, base, "phone")
+    return base, codes, page, errors
+
+
 def test_a_tap_sent_again_after_the_join_code_is_refused_if_the_game_moved_on_meanwhile(browser, served, service,
                                                                                            tmp_path, monkeypatch):
     monkeypatch.setattr(joincode, "is_own_screen", lambda address: False)  # the browser is a phone, not the Pi
@@ -73,12 +84,7 @@ def test_a_wrong_join_code_is_said_to_be_wrong(browser, served, service, tmp_pat
     """The page asks for the code, the child types it wrong: the answer "That is not the join code" is shown
     for an instant and replaced by the first refusal, "enter the join code" (which the child just did); after
     ten wrong codes, "wait a minute" is hidden the same way."""
-    monkeypatch.setattr(joincode, "is_own_screen", lambda address: False)
-    base, app = served()
-    codes = JoinCodes(tmp_path / "join")
-    install(app, codes)
-    assert service.table.request(START).ok
-    page, errors = open_page(browser, base, "phone")
+    base, codes, page, errors = phone_not_joined(browser, served, service, tmp_path, monkeypatch)
     try:
         wrong = "000000" if codes.code != "000000" else "111111"
         page.on("dialog", lambda dialog: dialog.accept(wrong))
@@ -97,12 +103,7 @@ def test_a_cancelled_join_code_prompt_leaves_a_button_to_join_and_the_words_say_
         browser, served, service, tmp_path, monkeypatch):
     """The child taps, the page asks for the code, the child has not got it yet and cancels: the page keeps a
     "Join" button to try again once they have it, and no message sends a family to a log it cannot see."""
-    monkeypatch.setattr(joincode, "is_own_screen", lambda address: False)
-    base, app = served()
-    codes = JoinCodes(tmp_path / "join")
-    install(app, codes)
-    assert service.table.request(START).ok
-    page, errors = open_page(browser, base, "phone")
+    base, codes, page, errors = phone_not_joined(browser, served, service, tmp_path, monkeypatch)
     try:
         asked, answers = [], [None]  # the first prompt cancelled
 
@@ -138,12 +139,7 @@ def test_a_cancelled_join_code_prompt_leaves_a_button_to_join_and_the_words_say_
 def test_a_phone_signed_out_by_a_new_code_gets_the_join_button_back(browser, served, service, tmp_path, monkeypatch):
     """The phone had joined; a new join code signs every device out. Its next tap asks for the code; cancelled,
     the page shows the "Join to play" button it hid when the phone joined."""
-    monkeypatch.setattr(joincode, "is_own_screen", lambda address: False)
-    base, app = served()
-    codes = JoinCodes(tmp_path / "join")
-    install(app, codes)
-    assert service.table.request(START).ok
-    page, errors = open_page(browser, base, "phone")
+    base, codes, page, errors = phone_not_joined(browser, served, service, tmp_path, monkeypatch)
     try:
         answers = [codes.code]
         page.on("dialog", lambda dialog: dialog.accept(answers.pop(0)) if answers else dialog.dismiss())
@@ -164,12 +160,7 @@ def test_after_joining_by_keyboard_the_focus_goes_to_the_game_not_nowhere(browse
                                                                           monkeypatch):
     """The "Join to play" button disappears once the phone joined: the focus must not vanish with it (a keyboard or
     screen-reader user would start again from the top of the page)."""
-    monkeypatch.setattr(joincode, "is_own_screen", lambda address: False)
-    base, app = served()
-    codes = JoinCodes(tmp_path / "join")
-    install(app, codes)
-    assert service.table.request(START).ok
-    page, errors = open_page(browser, base, "phone")
+    base, codes, page, errors = phone_not_joined(browser, served, service, tmp_path, monkeypatch)
     try:
         page.on("dialog", lambda dialog: dialog.accept(codes.code))
         page.focus("#join")
@@ -187,12 +178,7 @@ def test_a_phone_signed_out_by_a_new_code_does_not_show_the_old_code_at_its_foot
     """The prompt sends people to "the foot of the page on a phone that already plays": a phone signed out by a
     new join code (a restart that lost join.json) must not show the old, refused code there. And the very first
     phone of a companion with no screen is told where that code is: the service's log, journalctl."""
-    monkeypatch.setattr(joincode, "is_own_screen", lambda address: False)
-    base, app = served()
-    codes = JoinCodes(tmp_path / "join")
-    install(app, codes)
-    assert service.table.request(START).ok
-    page, errors = open_page(browser, base, "phone")
+    base, codes, page, errors = phone_not_joined(browser, served, service, tmp_path, monkeypatch)
     try:
         old, asked, answers = codes.code, [], [codes.code]
         page.on("dialog", lambda d: (asked.append(d.message), d.accept(answers.pop(0)) if answers else d.dismiss()))
@@ -218,12 +204,8 @@ def test_an_idle_phone_does_not_keep_showing_a_join_code_that_no_longer_works(
         browser, served, service, tmp_path, monkeypatch):
     """A restart that lost join.json makes a new code: a joined phone that never taps meanwhile asks again when its
     stream reconnects, and stops showing the old, refused code at its foot (where the prompt sends people)."""
-    monkeypatch.setattr(joincode, "is_own_screen", lambda address: False)
-    base, app = served(stream_lifetime=1.0, keepalive=0.3)  # the stream is opened anew, as after a restart
-    codes = JoinCodes(tmp_path / "join")
-    install(app, codes)
-    assert service.table.request(START).ok
-    page, errors = open_page(browser, base, "phone")
+    base, codes, page, errors = phone_not_joined(browser, served, service, tmp_path, monkeypatch,
+                                                 stream_lifetime=1.0, keepalive=0.3)  # reopened, as after a restart
     try:
         old = codes.code
         page.on("dialog", lambda d: d.accept(old))
