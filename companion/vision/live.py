@@ -11,6 +11,7 @@ import json
 import logging
 import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Iterable, TextIO
 
 from ..events import CameraHealth, DiceSettled, DieReading, Event, SensorHealth, ZoneState
@@ -22,6 +23,10 @@ from .zones import Zone, ZoneTracker
 
 log = logging.getLogger(__name__)
 FAILED_FRAMES_TOLD = 3  # frames in a row that could not be read before the page is told
+# The live view is drawn and encoded on one thread, whichever of the page's 24 worker threads asks: OpenCV keeps
+# a few MB of buffers for each thread it ever ran on, so pages' requests served by every worker in turn grew the
+# service by ~6 MB a minute for half an hour (an evening's run with a phone asking every few seconds).
+_LIVE_VIEW_ENCODER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-view-jpeg")
 
 
 class DicePipeline:
@@ -259,7 +264,8 @@ class DicePipeline:
         if cached is not None and cached[0] == frame.t:
             return cached[1]
         zones = [(z.name, z.box) for z in self.zones.zones] if self.zones is not None else []
-        data = annotated_jpeg(frame.image, shown + zone_dice, tray=self.tray, zones=zones, moving=moving, quality=quality)
+        data = _LIVE_VIEW_ENCODER.submit(annotated_jpeg, frame.image, shown + zone_dice, tray=self.tray, zones=zones,
+                                         moving=moving, quality=quality).result()
         with self._lock:
             self._jpeg = (frame.t, data)
         return data
