@@ -81,7 +81,8 @@ def _test(args, settings, pin_map: PinMap, backend: str) -> int:
         kit.start()
     except PinMapError as exc:
         raise CliError(str(exc)) from None
-    print(f"{'':13}{state_line(kit, backend)}")
+    shown = state_line(kit, backend)
+    print(f"{'':13}{shown}")
     sys.stdout.flush()
     stop = threading.Event()
     if backend == "mock":
@@ -93,10 +94,16 @@ def _test(args, settings, pin_map: PinMap, backend: str) -> int:
             try:
                 event = events.get(timeout=0.05)
             except queue.Empty:
-                continue
-            counts[event.type] = counts.get(event.type, 0) + 1
-            print(f"{max(0, event.t - start) / 1e9:9.3f} s  {describe_event(event)}")
-            print(f"{'':13}{state_line(kit, backend)}")
+                event = None
+            if event is not None:
+                counts[event.type] = counts.get(event.type, 0) + 1
+                print(f"{max(0, event.t - start) / 1e9:9.3f} s  {describe_event(event)}")
+            now_shown = state_line(kit, backend)
+            # the kit queues a change's event before it lets go of its lock, which states() waits for: a
+            # change whose event is still queued is shown after that event
+            if now_shown != shown and (event is not None or events.empty()):
+                shown = now_shown
+                print(f"{'':13}{shown}")
             sys.stdout.flush()
     except KeyboardInterrupt:
         print()
@@ -105,7 +112,7 @@ def _test(args, settings, pin_map: PinMap, backend: str) -> int:
         kit.close()
     summary = ", ".join(f"{n} {name}" for name, n in sorted(counts.items())) or "no events"
     trouble = not_seen(kit, backend)
-    states = "" if hub_connected(kit, backend) is False else f"; states: {state_line(kit, backend)}"
+    states = "" if hub_blind(kit, backend) else f"; states: {state_line(kit, backend)}"
     print(f"stopped: {summary}{states}" + (f"; FAILED: {trouble}" if trouble else ""))
     return 1 if trouble else 0
 
@@ -155,11 +162,27 @@ def hub_connected(kit, backend: str) -> bool | None:
     return link.state in ("ok", "error")
 
 
-def state_line(kit, backend: str) -> str:
-    """Each sensor's state; with the hub not connected, that instead (its sensors are not seen, not idle)."""
+def hub_unheard(kit, backend: str) -> bool:
+    """With the hub backend, connected but without a heartbeat taken: its sensors' levels are not known (a
+    firmware not running sends none; a running one sends one twice a second)."""
+    link = getattr(kit.backend, "link", None) if backend == "hub" else None
+    return link is not None and not link.synced and not link.sensors_off
+
+
+def hub_blind(kit, backend: str) -> str:
+    """Why no sensor on the hub can be seen, for the state line ("" when they can, or with no hub)."""
     if hub_connected(kit, backend) is False:
         return "hub not connected: no sensor can be seen"
-    return format_states(kit.states())
+    if backend == "hub" and kit.backend.link.sensors_off:
+        return "the hub's sensors are off (see the message above): no sensor can be seen"
+    if hub_unheard(kit, backend):
+        return "no heartbeat from the hub yet: no sensor can be seen"
+    return ""
+
+
+def state_line(kit, backend: str) -> str:
+    """Each sensor's state; with the hub's sensors not seen, why instead (they are not idle)."""
+    return hub_blind(kit, backend) or format_states(kit.states())
 
 
 def not_seen(kit, backend: str) -> str:
@@ -168,6 +191,9 @@ def not_seen(kit, backend: str) -> str:
         return "the hub is not connected, so no sensor was seen"
     if backend == "hub" and kit.backend.link.sensors_off:
         return "the hub's firmware does not fit this companion (see the message above), so no sensor was seen"
+    if hub_unheard(kit, backend):
+        return ("the hub sent no heartbeat, so no sensor was seen: its firmware is not running (see "
+                "firmware/README.md)")
     failed = [name for name, state in kit.states().items() if state.startswith("failed")]
     if not failed:
         return ""

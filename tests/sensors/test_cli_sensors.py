@@ -76,3 +76,45 @@ def test_the_hub_port_is_held_alone(tmp_path):
         first.close()
         os.close(controller)
         os.close(device)
+
+
+def test_a_hub_whose_firmware_never_runs_fails_the_test_instead_of_showing_every_sensor_idle(run_cli):
+    """A Pico with MicroPython but a firmware that stopped at once (say hub_pins.py was not copied) has a port
+    and sends nothing on it: it waits at its REPL. No sensor was seen: the test fails and says so, and no
+    state line shows the sensors idle."""
+    import pty
+
+    controller, device = pty.openpty()
+    try:
+        code, out, err = run_cli("sensors", "test", "--backend", "hub", "--hub-port", os.ttyname(device),
+                                 "--seconds", "0.5")
+    finally:
+        os.close(controller)
+        os.close(device)
+    assert code == 1, out + err
+    assert "hub connected on" in out
+    assert not any("banana=idle" in line for line in out.splitlines()), out
+    assert out.splitlines()[-1].startswith("stopped: ") and "FAILED: the hub sent no heartbeat" in out.splitlines()[-1]
+
+
+def test_a_gate_aligned_after_the_test_starts_is_shown_idle_without_waiting_for_the_next_event(run_cli, monkeypatch):
+    """ASSEMBLY.md: "A gate that stays ACTIVE is misaligned: turn the emitter until it goes idle". The state
+    line is printed whenever a state changes, so the gate's idle is seen the moment the beam is restored."""
+    import _thread
+
+    from companion.sensors import cli_sensors
+
+    def misaligned_then_aligned(backend, stop):
+        backend.set_sensor("gate2", True)
+        stop.wait(1)
+        backend.set_sensor("gate2", False)
+        stop.wait(1)
+        _thread.interrupt_main()  # Ctrl-C
+
+    monkeypatch.setattr(cli_sensors, "play_demo", misaligned_then_aligned)
+    code, out, err = run_cli("sensors", "test", "--backend", "mock")
+    assert code == 0, err
+    states = [line.strip() for line in out.splitlines() if line.startswith(" " * 13)]
+    assert any("gate2=ACTIVE" in s for s in states), out
+    assert "gate2=idle" in states[-1], out
+    assert "ball_entered opening=2" in out
