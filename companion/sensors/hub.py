@@ -20,6 +20,8 @@ from .hubprotocol import (FIRMWARE_VERSION, MAX_LINE, BadLine, Boot, Edge, Heart
 PICO_USB_VENDOR = 0x2E8A
 CLEAN_SPELL_NS = 5_000_000_000
 MAX_HELD_EDGES = 64  # edges held until the hub's heartbeat; it beats twice a second, so more means trouble
+COPY_FIRMWARE = "copy this companion's firmware/hubcore.py, hub_pins.py and main.py to the Pico (firmware/README.md)"
+RESTART_FIRMWARE = f"{COPY_FIRMWARE}, then unplug it and plug it in again"
 
 
 class HubNotFound(OSError):
@@ -111,6 +113,8 @@ class HubLink:
         self.mismatched = False
         self.incompatible = False
         self.version_told = ""
+        self.in_traceback = False
+        self.crash = ""  # MicroPython's last line when the firmware stopped with an error
         self.names = [s.name for s in hub_sensors(kit.pin_map)]
         self.pinmap_id = pinmap_id(kit.pin_map)
         self.held: list[tuple[Edge, int]] | None = []  # None: too many came, the heartbeat's levels are taken
@@ -124,6 +128,8 @@ class HubLink:
         self.synced = False
         self.silent = self.mismatched = self.incompatible = False
         self.version_told = ""
+        self.in_traceback = False
+        self.crash = ""
         self.held = []
         self.dropped_baseline = True  # the hub's count of dropped edges may be from before this connection
         self.clock.reset(self.clock.period)
@@ -142,7 +148,10 @@ class HubLink:
         except BadLine as exc:
             self.stats.corrupt += 1
             self._trouble(received_ns, f"corrupt line from the hub: {exc}")
+            self._traceback_line(raw, received_ns)
             return
+        self.in_traceback = False
+        self.crash = ""
         self._check_seq(msg, received_ns)
         self.stats.lines += 1
         self.last_good_ns = received_ns
@@ -165,6 +174,16 @@ class HubLink:
         elif self.state == "error" and self.trouble_since is None:
             self._set("ok", received_ns, "hub is talking again")
 
+    def _traceback_line(self, raw: bytes, now: int) -> None:
+        """MicroPython's traceback when the firmware stops: its first line that is not indented names the
+        error (a file not copied to the Pico, a pin it cannot use), and is told with what to do."""
+        if raw.startswith(b"Traceback (most recent call last)"):
+            self.in_traceback = True
+        elif self.in_traceback and not raw[:1].isspace():
+            self.in_traceback = False
+            self.crash = raw.decode("ascii", "replace").strip()[:MAX_LINE]
+            self._set("error", now, f"the hub's firmware stopped with {self.crash}: {RESTART_FIRMWARE}", told_again=True)
+
     def check_silence(self, now: int, silence_ns: int) -> None:
         """Told even when the hub is already in trouble: a firmware that crashes sends its traceback (a
         corrupt line) and then nothing, and the silence is what a person must hear about."""
@@ -173,8 +192,14 @@ class HubLink:
             self.silent = True
             self.trouble_since = None
             self._sensors_unknown(now)
-            self._set("error", now, f"hub silent for {(now - self.last_good_ns) / 1e9:.1f} s: is its firmware "
-                                    f"running? (an open REPL, e.g. Thonny's, stops it)", told_again=True)
+            silent = f"hub silent for {(now - self.last_good_ns) / 1e9:.1f} s"
+            if self.crash:
+                message = f"{silent}: its firmware stopped with {self.crash}: {RESTART_FIRMWARE}"
+            else:
+                message = (f"{silent}: is its firmware running? An open REPL (Thonny's) stops it; unplug the Pico "
+                           f"and plug it in again: its LED blinks once a second while the firmware runs, and if it "
+                           f"does not, {COPY_FIRMWARE}")
+            self._set("error", now, message, told_again=True)
 
     def _sensors_unknown(self, now: int) -> None:
         """What the sensors show is unknown until the hub's next heartbeat says: every one is idle till then,
@@ -199,15 +224,14 @@ class HubLink:
         if version == FIRMWARE_VERSION or version == self.version_told:
             return
         self.version_told = version
-        update = (f"copy this companion's firmware/hubcore.py, hub_pins.py and main.py to the Pico "
-                  f"(firmware/README.md)")
         if self.incompatible:
             self._set("error", now, f"the hub runs firmware {version}, which this companion cannot read (it "
-                                    f"ships {FIRMWARE_VERSION}); its sensors are off until you {update}",
+                                    f"ships {FIRMWARE_VERSION}); its sensors are off until you {COPY_FIRMWARE}",
                       told_again=True)
         else:
             self._set(self.state, now, f"the hub runs firmware {version}; this companion ships "
-                                       f"{FIRMWARE_VERSION}: it works, but {update} to update it", told_again=True)
+                                       f"{FIRMWARE_VERSION}: it works, but {COPY_FIRMWARE} to update it",
+                      told_again=True)
 
     def _check_pin_map(self, hub_id: str, now: int) -> None:
         """A hub built for another pin map names its sensors by that map: its edges would be another gate's

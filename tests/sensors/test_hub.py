@@ -313,3 +313,28 @@ def test_unplugging_and_replugging_the_hub_is_reported_and_resumes(pin_map):
                             + hub_line(2, "E banana 1 300"))
         assert isinstance(events.get(timeout=5), BananaSqueaked)
     assert backend.stats.connects == 2 and backend.stats.disconnects == 1 and backend.stats.corrupt == 0
+
+
+def test_a_firmware_that_stops_with_an_error_is_named_with_its_error_and_what_to_do(link, clock):
+    """MicroPython prints why the firmware stopped (here: hub_pins.py never copied to the Pico), then sits at
+    its REPL. The page names that error, and what to do, not only "is its firmware running?"."""
+    boot(link, clock)
+    for line in (b"Traceback (most recent call last):\r\n", b'  File "main.py", line 7, in <module>\r\n',
+                 b"ImportError: no module named 'hub_pins'\r\n"):
+        link.feed(line, clock.advance(0.001))
+    link.check_silence(clock.advance(5), 3_000_000_000)
+    told = [e.message for e in drain(link.events) if isinstance(e, SensorHealth)]
+    fix = ("copy this companion's firmware/hubcore.py, hub_pins.py and main.py to the Pico (firmware/README.md), "
+           "then unplug it and plug it in again")
+    assert told[-2] == f"the hub's firmware stopped with ImportError: no module named 'hub_pins': {fix}"
+    assert told[-1] == f"hub silent for 5.0 s: its firmware stopped with ImportError: no module named 'hub_pins': {fix}"
+
+
+def test_a_silent_hub_says_how_to_tell_whether_its_firmware_runs(link, clock):
+    boot(link, clock)
+    link.check_silence(clock.advance(4), 3_000_000_000)
+    [silent] = drain(link.events)
+    assert silent.message == (
+        "hub silent for 4.0 s: is its firmware running? An open REPL (Thonny's) stops it; unplug the "
+        "Pico and plug it in again: its LED blinks once a second while the firmware runs, and if it does not, "
+        "copy this companion's firmware/hubcore.py, hub_pins.py and main.py to the Pico (firmware/README.md)")
