@@ -243,9 +243,10 @@ class HubLink:
         if not self.mismatched:
             self.mismatched = True
             self._set("error", now, f"the hub's firmware was built for another pin map (hub {hub_id}, here "
-                                    f"{self.pinmap_id}); its sensors are off until you run `python -m "
-                                    f"companion.sensors.hubpins {self.kit.pin_map.source}` and copy "
-                                    f"firmware/hub_pins.py to the Pico", told_again=True)
+                                    f"{self.pinmap_id}); its sensors are off until you run `python3 -m "
+                                    f"companion.sensors.hubpins {self.kit.pin_map.source}` in your clone of the "
+                                    f"project and copy the firmware/hub_pins.py it writes there to the Pico "
+                                    f"(firmware/README.md)", told_again=True)
 
     def _check_seq(self, msg, now: int) -> None:
         if isinstance(msg, Boot):

@@ -1,6 +1,6 @@
 """Writes firmware/hub_pins.py from the pin map, so pin numbers live only in hardware/pinmap.json.
 
-    python -m companion.sensors.hubpins [PIN_MAP] [--check]
+    python3 -m companion.sensors.hubpins [PIN_MAP] [--check]
 
 --check exits 1 when the checked-in file differs (the tests run it); copy the result to the Pico.
 """
@@ -36,7 +36,7 @@ def render(pin_map: PinMap) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m companion.sensors.hubpins", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python3 -m companion.sensors.hubpins", description=__doc__.split("\n")[0])
     parser.add_argument("pin_map", nargs="?", help="pin map file (default: the shipped one)")
     parser.add_argument("--out", default=str(FIRMWARE_PINS), help="where to write hub_pins.py")
     parser.add_argument("--check", action="store_true", help="only check that the file is up to date")

@@ -1,7 +1,7 @@
 """Draws hardware/wiring.svg from the pin map: the Pi's 40-pin header with every sensor's pin marked,
 and each sensor's wires. The tests check that the checked-in drawing matches the pin map.
 
-    python -m companion.sensors.wiring_svg [PIN_MAP] [--out FILE] [--check]
+    python3 -m companion.sensors.wiring_svg [PIN_MAP] [--out FILE] [--check]
 """
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def render(pin_map: PinMap) -> str:
         '<rect width="100%" height="100%" fill="white"/>',
         '<text x="20" y="28" font-size="18" font-weight="bold">Companion sensor kit: Raspberry Pi wiring</text>',
         f'<text x="20" y="48" fill="#555">Generated from {escape(Path(pin_map.source).name)} by '
-        'python -m companion.sensors.wiring_svg. Pin 1: the square pad, at the end away from the USB ports.</text>',
+        'python3 -m companion.sensors.wiring_svg. Pin 1: the square pad, at the end away from the USB ports.</text>',
         f'<rect x="{x_odd - 14}" y="{top - 14}" width="54" height="{20 * row_h + 6}" rx="4" fill="#222"/>',
     ]
     for row in range(20):
@@ -95,7 +95,7 @@ def render(pin_map: PinMap) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m companion.sensors.wiring_svg", description="draw the wiring diagram")
+    parser = argparse.ArgumentParser(prog="python3 -m companion.sensors.wiring_svg", description="draw the wiring diagram")
     parser.add_argument("pin_map", nargs="?", help="pin map file (default: the shipped one)")
     parser.add_argument("--out", default=str(WIRING_SVG))
     parser.add_argument("--check", action="store_true", help="only check that the drawing is up to date")
@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wiring_svg: {exc}", file=sys.stderr)
         return 2
     out = Path(args.out)
-    return write_or_check(out, text, args.check, "python -m companion.sensors.wiring_svg")
+    return write_or_check(out, text, args.check, "python3 -m companion.sensors.wiring_svg")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ HARDWARE = SHIPPED_PIN_MAP.parent
 
 
 def test_the_wiring_drawing_is_up_to_date_with_the_pin_map():
-    assert wiring_main(["--check"]) == 0, "hardware/wiring.svg is stale: run python -m companion.sensors.wiring_svg"
+    assert wiring_main(["--check"]) == 0, "hardware/wiring.svg is stale: run python3 -m companion.sensors.wiring_svg"
     svg = (HARDWARE / "wiring.svg").read_text()
     for s in load_pin_map():
         assert f"GPIO{s.gpio} (pin {HEADER_GPIO_TO_PIN[s.gpio]})" in svg and f"GP{s.pico_gp}<" in svg
@@ -25,3 +25,13 @@ def test_the_assembly_notes_cover_the_kit():
     notes = (HARDWARE / "ASSEMBLY.md").read_text()
     for must in ("3.3 V", "open collector", "recommend", "40–60 cm", "30°", "companion sensors test", "pinmap.json"):
         assert must in notes
+
+
+def test_the_commands_the_kit_names_are_the_python3_ones_the_docs_use():
+    """ASSEMBLY.md and firmware/README.md say `python3 -m companion.sensors...` (plain Debian has no `python`
+    command); the messages, the tools' help and the drawing say the same."""
+    said = [HARDWARE / "wiring.svg", *sorted((HARDWARE.parent / "companion" / "sensors").glob("*.py"))]
+    named = [path.name for path in said if "python -m companion" in path.read_text(encoding="utf-8")]
+    assert named == []
+    docs = (HARDWARE / "ASSEMBLY.md").read_text() + (HARDWARE.parent / "firmware" / "README.md").read_text()
+    assert "python3 -m companion.sensors.hubpins" in docs and "python3 -m companion.sensors.wiring_svg" in docs

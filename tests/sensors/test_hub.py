@@ -81,8 +81,10 @@ def test_a_hub_built_for_another_pin_map_is_reported(link, clock):
     link.feed(hub_line(0, f"H 1.0.0 {PERIOD} 0000 1000 0 0"), clock())
     [event] = drain(link.events)
     assert event.state == "error"
-    assert f"python -m companion.sensors.hubpins {link.kit.pin_map.source}`" in event.message, \
-        "the fix names the pin map the service reads (/etc/companion/pinmap.json on a Pi), not the shipped one"
+    assert f"python3 -m companion.sensors.hubpins {link.kit.pin_map.source}` in your clone" in event.message, \
+        "the fix names the pin map the service reads (/etc/companion/pinmap.json on a Pi), not the shipped one, " \
+        "the python3 the docs name (plain Debian has no `python` command) and where to run it (an installed copy " \
+        "has no firmware/ to write)"
 
 
 def test_a_hub_plugged_back_in_restarts_its_clock_and_its_edges_keep_the_right_time(link, clock):
@@ -184,9 +186,9 @@ def test_a_hub_built_for_another_pin_map_is_named_even_after_other_trouble_and_i
     link.feed(hub_line(4, "E gate6 1 1501000"), clock.advance(0.002))  # named by the hub's other pin map
     events = drain(link.events)
     assert [e.message[:25] for e in events] == ["corrupt line from the hub", "the hub's firmware was bu"]
-    assert events[1].message.endswith(f"(hub 0000, here {link.pid}); its sensors are off until you run `python -m "
-                                      f"companion.sensors.hubpins {PIN_MAP.source}` and copy firmware/hub_pins.py "
-                                      "to the Pico")
+    assert events[1].message.endswith(f"(hub 0000, here {link.pid}); its sensors are off until you run `python3 -m "
+                                      f"companion.sensors.hubpins {PIN_MAP.source}` in your clone of the project and "
+                                      "copy the firmware/hub_pins.py it writes there to the Pico (firmware/README.md)")
     assert not [e for e in events if isinstance(e, BallEntered)], "a beam the hub calls gate6 may be gate 1 here"
 
 

@@ -77,7 +77,7 @@ def test_the_settings_key_sensors_pin_map_chooses_the_file(tmp_path):
 
 
 def test_the_hub_firmware_pin_table_is_generated_from_the_pin_map(tmp_path, capsys):
-    assert hubpins_main(["--check"]) == 0, "firmware/hub_pins.py is stale: run python -m companion.sensors.hubpins"
+    assert hubpins_main(["--check"]) == 0, "firmware/hub_pins.py is stale: run python3 -m companion.sensors.hubpins"
     path = tmp_path / "pins.json"
     path.write_text(json.dumps(edited(1, pico_gp=20)))
     out = tmp_path / "hub_pins.py"
