@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 from typing import Callable
 
@@ -25,6 +26,7 @@ SYMBOL = {OK: "✓", WARN: "!", FAIL: "✗"}
 PICO_USB_VENDOR = 0x2E8A
 MIN_FREE_BYTES = 200 * 2**20
 LOW_FREE_BYTES = 1 * 2**30
+HUB_LISTEN_S = 1.2  # a running hub sends a heartbeat twice a second
 
 
 @dataclasses.dataclass
@@ -44,6 +46,7 @@ class Machine:
     run: Callable[[list[str]], tuple[int, str]] = lambda argv: _run(argv)
     serial_ports: Callable[[], list[tuple[str, int | None]]] = lambda: _serial_ports()
     pip_networks: Callable[[], list[Path]] = lambda: _pip_networks()
+    listen_hub: Callable[[str], list[bytes]] = lambda device: _listen_hub(device)
     read_only: Callable[[Path], bool] = read_only_filesystem
 
 
@@ -59,6 +62,22 @@ def _serial_ports() -> list[tuple[str, int | None]]:
     from serial.tools import list_ports
 
     return [(port.device, port.vid) for port in list_ports.comports()]
+
+
+def _listen_hub(device: str) -> list[bytes]:
+    """The lines the hub sends in HUB_LISTEN_S; its port held alone, as the service holds it (HubNotFound
+    when another program has it open)."""
+    from .sensors.hub import open_serial
+
+    port = open_serial(device)
+    data = b""
+    try:
+        deadline = time.monotonic() + HUB_LISTEN_S
+        while time.monotonic() < deadline:
+            data += port.readline()
+    finally:
+        port.close()
+    return data.splitlines(keepends=True)
 
 
 def _pip_networks() -> list[Path]:
@@ -247,20 +266,72 @@ def check_pin_map(path: str, backend: str) -> Check:
     return Check("pin map", OK, f"{len(list(pins))} sensors in {path or 'the shipped pin map'}")
 
 
-def check_hub(machine: Machine, backend: str, port: str) -> Check:
+def check_hub(machine: Machine, settings: Settings) -> Check:
+    section = settings["sensors"]
+    backend, port = section["backend"], section["hub_port"]
     if backend != "hub":
         return Check("sensor hub", OK, f"not used (sensors.backend = {backend})")
     ports = machine.serial_ports()
     picos = [device for device, vid in ports if vid == PICO_USB_VENDOR]
     if port != "auto":
-        if port in (device for device, _ in ports):
-            return Check("sensor hub", OK, f"{port} is there")
-        return Check("sensor hub", FAIL, f"{port} is not there", "plug the hub in with a data USB cable, or set sensors.hub_port = \"auto\"")
-    if not picos:
+        if port not in (device for device, _ in ports):
+            return Check("sensor hub", FAIL, f"{port} is not there",
+                         "plug the hub in with a data USB cable, or set sensors.hub_port = \"auto\"")
+        device = port
+    elif not picos:
         return Check("sensor hub", FAIL, "no Raspberry Pi Pico on USB",
                      "plug the hub in with a USB cable that carries data (charge-only cables are common), "
                      "and flash it as firmware/README.md says")
-    return Check("sensor hub", OK, f"a Pico at {picos[0]}")
+    else:
+        device = picos[0]
+    return check_hub_firmware(machine, device, section["pin_map"], settings.state_dir)
+
+
+def check_hub_firmware(machine: Machine, device: str, pin_map_path: str, state_dir: Path) -> Check:
+    """What the hub says in a moment, read as the service reads it: a Pico without the firmware running, or
+    one built for another pin map or protocol, has the port but gives the service no sensor."""
+    from .sensors.hub import COPY_FIRMWARE, RESTART_FIRMWARE, HubLink, HubNotFound
+    from .sensors.hubprotocol import FIRMWARE_VERSION
+    from .sensors.kit import SensorKit
+    from .sensors.pinmap import PinMapError, load_pin_map
+    from .table.state_lock import companion_holding
+
+    holder = companion_holding(state_dir)
+    if holder is not None:
+        return Check("sensor hub", OK, f"a Pico at {device}; the running companion reads it (its health shows on "
+                                       "the page), so its firmware is not checked here")
+    try:
+        pin_map = load_pin_map(pin_map_path or None)
+    except PinMapError:
+        return Check("sensor hub", WARN, f"a Pico at {device}; its firmware is not checked while the pin map "
+                                         "cannot be read", "fix the pin map first")
+    try:
+        lines = machine.listen_hub(device)
+    except HubNotFound as exc:
+        return Check("sensor hub", FAIL, str(exc), "then run companion doctor again")
+    except Exception as exc:  # noqa: BLE001 - serial and OS errors alike: the message is what a person needs
+        fix = "add the user to the dialout group: sudo usermod -aG dialout $USER, then log in again" \
+            if "Permission denied" in str(exc) else "unplug it and plug it in again"
+        return Check("sensor hub", FAIL, f"the Pico at {device} cannot be read: {exc}", fix)
+    told: list[str] = []
+    kit = SensorKit(pin_map, lambda event: told.append(event.message), backend="none", poll_interval_s=None)
+    link = HubLink(kit)
+    link.connected(0, device)
+    for n, line in enumerate(lines, start=1):
+        link.feed(line, n * 1_000_000)
+    news = told[1:]  # after "hub connected"
+    if link.sensors_off or (not link.synced and link.crash):
+        return Check("sensor hub", FAIL, news[-1], "firmware/README.md shows how to flash the hub")
+    if not link.synced:
+        heard = f"sent nothing in {HUB_LISTEN_S:g} s" if not lines else \
+            f"sent no heartbeat in {HUB_LISTEN_S:g} s, only lines that are not the hub's (first {lines[0][:40]!r})"
+        return Check("sensor hub", FAIL, f"the Pico at {device} {heard}: the hub's firmware is not running",
+                     f"unplug it and plug it in again (its LED blinks once a second while the firmware runs; an "
+                     f"open Thonny stops it); if it stays silent, {COPY_FIRMWARE}")
+    if link.stats.version != FIRMWARE_VERSION:
+        return Check("sensor hub", WARN, next(m for m in news if m.startswith("the hub runs firmware")),
+                     RESTART_FIRMWARE)
+    return Check("sensor hub", OK, f"the hub at {device} runs firmware {link.stats.version}, built for this pin map")
 
 
 def check_disk(machine: Machine, state_dir: Path) -> Check:
@@ -333,7 +404,7 @@ def run_checks(machine: Machine | None = None, settings_path: Path | None = None
         check_tray_and_zones(settings),
         check_gpio(machine, backend),
         check_pin_map(settings["sensors"]["pin_map"], backend),
-        check_hub(machine, backend, settings["sensors"]["hub_port"]),
+        check_hub(machine, settings),
         check_disk(machine, settings.state_dir),
         check_journal(settings.state_dir),
         check_service(machine),

@@ -1,10 +1,22 @@
 """`companion doctor` says in plain words what to fix, for the problems Pi users hit most."""
 
 from companion.doctor import FAIL, OK, WARN, Machine, run_checks
+from companion.sensors.fakeserial import hub_line
+from companion.sensors.hubprotocol import pinmap_id
+from companion.sensors.pinmap import load_pin_map
+
+PERIOD = 1 << 30
+SHIPPED_ID = pinmap_id(load_pin_map())
+
+
+def heartbeats(version="1.0.0", pin_map_id=SHIPPED_ID):
+    """What a running hub sends in a second: two heartbeats (after the tail of a line cut by the opening)."""
+    return [b"0 0*1C2B\r\n"] + [hub_line(n, f"H {version} {PERIOD} {pin_map_id} {n * 500_000} 0 0") for n in (7, 8)]
 
 
 def fake_machine(tmp_path, *, chips=("gpiochip0",), rw=True, picamera_error=None, camera_out=(0, "0 : imx708 [4608x2592]"),
-                 free=50 * 2**30, ports=(), service="LoadState=loaded\nActiveState=active", missing=()):
+                 free=50 * 2**30, ports=(), service="LoadState=loaded\nActiveState=active", missing=(),
+                 hub_says=heartbeats()):
     dev = tmp_path / "dev"
     dev.mkdir(exist_ok=True)
     for chip in chips:
@@ -25,7 +37,8 @@ def fake_machine(tmp_path, *, chips=("gpiochip0",), rw=True, picamera_error=None
         return camera_out if argv[0] == "rpicam-hello" else (0, service)
 
     return Machine(dev=dev, can_read_write=lambda p: rw, import_module=import_module,
-                   disk_free=lambda p: free, run=run, serial_ports=lambda: list(ports))
+                   disk_free=lambda p: free, run=run, serial_ports=lambda: list(ports),
+                   listen_hub=lambda device: list(hub_says))
 
 
 def settings_file(tmp_path, text=""):
@@ -101,7 +114,82 @@ def test_hub_missing_and_found(tmp_path):
     assert missing["sensor hub"].status == FAIL and "data" in missing["sensor hub"].fix
     found = by_name(run_checks(fake_machine(tmp_path, ports=[("/dev/ttyACM0", 0x2E8A)]), settings_file(tmp_path, text)))
     assert found["sensor hub"].status == OK and "/dev/ttyACM0" in found["sensor hub"].message
+    assert "runs firmware 1.0.0, built for this pin map" in found["sensor hub"].message
     assert found["gpio"].status == OK  # the hub replaces the GPIO pins
+
+
+def hub_check(tmp_path, **machine):
+    text = '[sensors]\nbackend = "hub"\n'
+    machine = fake_machine(tmp_path, ports=[("/dev/ttyACM0", 0x2E8A)], **machine)
+    return by_name(run_checks(machine, settings_file(tmp_path, text)))["sensor hub"]
+
+
+def test_a_pico_without_running_firmware_is_not_passed_as_the_hub(tmp_path):
+    """A Pico fresh from Thonny's MicroPython install (or whose firmware stopped) has the port, and sends
+    nothing: the service would hear no sensor."""
+    check = hub_check(tmp_path, hub_says=[])
+    assert check.status == FAIL
+    assert check.message == "the Pico at /dev/ttyACM0 sent nothing in 1.2 s: the hub's firmware is not running"
+    assert check.fix == ("unplug it and plug it in again (its LED blinks once a second while the firmware runs; an "
+                         "open Thonny stops it); if it stays silent, copy this companion's firmware/hubcore.py, "
+                         "hub_pins.py and main.py to the Pico (firmware/README.md)")
+
+
+def test_a_hub_built_for_another_pin_map_or_protocol_is_named_with_the_fix(tmp_path):
+    check = hub_check(tmp_path, hub_says=heartbeats(pin_map_id="0000"))
+    assert check.status == FAIL and "built for another pin map (hub 0000" in check.message
+    assert "python3 -m companion.sensors.hubpins" in check.message
+    check = hub_check(tmp_path, hub_says=heartbeats(version="2.0.0"))
+    assert check.status == FAIL and "runs firmware 2.0.0, which this companion cannot read" in check.message
+    check = hub_check(tmp_path, hub_says=heartbeats(version="1.1.0"))
+    assert check.status == WARN and "it works, but copy" in check.message
+
+
+def test_a_hub_whose_firmware_stopped_names_the_error(tmp_path):
+    crash = [b"Traceback (most recent call last):\r\n", b'  File "main.py", line 4, in <module>\r\n',
+             b"ValueError: invalid pin\r\n"]
+    check = hub_check(tmp_path, hub_says=crash)
+    assert check.status == FAIL and check.message.startswith("the hub's firmware stopped with ValueError: invalid pin")
+
+
+def test_the_hub_is_listened_to_on_its_real_port(tmp_path):
+    """The real listening, on a pseudo-terminal standing in for /dev/ttyACM0: silent, then held elsewhere."""
+    import os
+    import pty
+
+    from companion.doctor import _listen_hub
+    from companion.sensors.hub import open_serial
+
+    controller, device = pty.openpty()
+    port = os.ttyname(device)
+    machine = fake_machine(tmp_path, ports=[(port, 0x2E8A)])
+    machine.listen_hub = _listen_hub
+    settings = settings_file(tmp_path, f'[sensors]\nbackend = "hub"\nhub_port = "{port}"\n')
+    try:
+        check = by_name(run_checks(machine, settings))["sensor hub"]
+        assert check.status == FAIL and "sent nothing" in check.message
+        thonny = open_serial(port)
+        try:
+            check = by_name(run_checks(machine, settings))["sensor hub"]
+        finally:
+            thonny.close()
+        assert check.status == FAIL and "is open in another program" in check.message
+    finally:
+        os.close(controller)
+        os.close(device)
+
+
+def test_the_hub_the_running_companion_reads_is_left_to_it(tmp_path):
+    from companion.table.state_lock import StateDirLock
+
+    (tmp_path / "state").mkdir()
+    lock = StateDirLock(tmp_path / "state")
+    lock.acquire()
+    try:
+        check = hub_check(tmp_path, hub_says=[])
+    finally:
+        lock.release()
+    assert check.status == OK and "the running companion reads it" in check.message
 
 
 def test_a_games_folder_this_user_may_not_use_is_named_with_the_fix(tmp_path):
