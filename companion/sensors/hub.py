@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import errno
 import threading
 from typing import Callable
 
@@ -48,6 +49,10 @@ def open_serial(port: str):
         if "exclusively lock" in str(exc):
             raise HubNotFound(f"the hub's port {device} is open in another program (the companion service, "
                               f"`companion sensors test`, Thonny or mpremote): close it") from None
+        if exc.errno == errno.EACCES:
+            raise HubNotFound(f"this user may not open the hub's port {device}: add it to the dialout group with "
+                              f"`sudo usermod -aG dialout $USER`, then log out and in again (the service's own "
+                              f"user is in it)") from None
         raise
 
 

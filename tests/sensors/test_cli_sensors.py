@@ -118,3 +118,18 @@ def test_a_gate_aligned_after_the_test_starts_is_shown_idle_without_waiting_for_
     assert any("gate2=ACTIVE" in s for s in states), out
     assert "gate2=idle" in states[-1], out
     assert "ball_entered opening=2" in out
+
+
+def test_a_hub_port_this_user_may_not_open_names_the_dialout_group(run_cli, monkeypatch):
+    """/dev/ttyACM0 belongs to the group dialout: a login outside it gets pyserial's Errno 13, which said
+    only "hub disconnected" though the hub is plugged in."""
+    import serial
+
+    def refused(port, *args, **kwargs):
+        raise serial.SerialException(13, f"could not open port {port}: [Errno 13] Permission denied: '{port}'")
+
+    monkeypatch.setattr(serial, "Serial", refused)
+    code, out, err = run_cli("sensors", "test", "--backend", "hub", "--hub-port", "/dev/ttyACM0", "--seconds", "0.3")
+    assert code == 1, err
+    assert ("this user may not open the hub's port /dev/ttyACM0: add it to the dialout group with "
+            "`sudo usermod -aG dialout $USER`, then log out and in again") in out
