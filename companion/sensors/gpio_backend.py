@@ -6,7 +6,14 @@ which writes files into its working directory (LG_WD): run the service with a wr
 """
 from __future__ import annotations
 
+import warnings
+
 from .pinmap import HEADER_GPIO_TO_PIN, SensorPins
+
+
+NO_GPIO_LIBRARY = ("gpiozero has no GPIO library to use: on a Raspberry Pi, sudo apt install python3-lgpio "
+                   "(systemd/install.sh does; a virtual environment sees it only if made with "
+                   "--system-site-packages); elsewhere, --backend mock shows a demo")
 
 
 class GpioBackend:
@@ -21,6 +28,7 @@ class GpioBackend:
         kit.pin_map.require("gpio")
         try:
             from gpiozero import DigitalInputDevice
+            from gpiozero.exc import BadPinFactory, PinFactoryFallback
         except ImportError as exc:  # pragma: no cover - gpiozero is a dependency
             for pins in kit.pin_map:
                 kit.report(pins.name, "error", f"gpiozero is not available: {exc}")
@@ -29,9 +37,14 @@ class GpioBackend:
             where = f"GPIO{pins.gpio}, pin {HEADER_GPIO_TO_PIN[pins.gpio]}"
             pull_up = {"up": True, "down": False, "none": None}[pins.pull]
             try:
-                device = DigitalInputDevice(pins.gpio, pull_up=pull_up,
-                                            active_state=True if pull_up is None else None,
-                                            pin_factory=self.pin_factory)
+                with warnings.catch_warnings():  # one per GPIO library it cannot load, for every sensor again
+                    warnings.simplefilter("ignore", PinFactoryFallback)
+                    device = DigitalInputDevice(pins.gpio, pull_up=pull_up,
+                                                active_state=True if pull_up is None else None,
+                                                pin_factory=self.pin_factory)
+            except BadPinFactory:
+                kit.report(pins.name, "error", f"{pins.label} ({where}) cannot be opened: {NO_GPIO_LIBRARY}")
+                continue
             except Exception as exc:  # noqa: BLE001 - any gpiozero failure degrades this one sensor
                 kit.report(pins.name, "error", f"{pins.label} ({where}) cannot be opened: {exc}")
                 continue

@@ -133,3 +133,26 @@ def test_a_hub_port_this_user_may_not_open_names_the_dialout_group(run_cli, monk
     assert code == 1, err
     assert ("this user may not open the hub's port /dev/ttyACM0: add it to the dialout group with "
             "`sudo usermod -aG dialout $USER`, then log out and in again") in out
+
+
+def test_gpio_without_a_gpio_library_says_what_to_install(run_cli, monkeypatch):
+    """A Pi whose companion cannot see Debian's python3-lgpio (a virtual environment made without
+    --system-site-packages): gpiozero's "Unable to load any default pin factory!" said nothing to do."""
+    import warnings
+
+    from gpiozero import Device
+    from gpiozero.exc import BadPinFactory, PinFactoryFallback
+
+    def no_library():
+        warnings.warn(PinFactoryFallback("Falling back from lgpio: No module named 'lgpio'"))
+        raise BadPinFactory("Unable to load any default pin factory!")
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(no_library))
+    code, out, err = run_cli("sensors", "test", "--backend", "gpio", "--seconds", "0.3")
+    assert code == 1, err
+    told = [line for line in out.splitlines() if " s  sensor_health" in line]
+    assert len(told) == 8 and told[0].endswith(
+        "the banana (GPIO17, pin 11) cannot be opened: gpiozero has no GPIO library to use: on a Raspberry Pi, sudo apt install python3-lgpio (systemd/install.sh does; a "
+        "virtual environment sees it only if made with --system-site-packages); elsewhere, --backend mock shows "
+        "a demo")
