@@ -113,7 +113,7 @@ def _test(args, settings, pin_map: PinMap, backend: str) -> int:
     summary = ", ".join(f"{n} {name}" for name, n in sorted(counts.items())) or "no events"
     trouble = not_seen(kit, backend)
     states = "" if hub_blind(kit, backend) else f"; states: {state_line(kit, backend)}"
-    print(f"stopped: {summary}{states}" + (f"; FAILED: {trouble}" if trouble else ""))
+    print(f"stopped: {summary}{states}" + (f"; FAILED: {trouble}" if trouble else "") + never_fired(kit, backend))
     return 1 if trouble else 0
 
 
@@ -199,6 +199,15 @@ def not_seen(kit, backend: str) -> str:
         return ""
     return (f"{len(failed)} sensor{'s' if len(failed) != 1 else ''} could not be opened ({', '.join(failed)}); "
             "see the messages above")
+
+
+def never_fired(kit, backend: str) -> str:
+    """The open sensors that never fired, for the last line: one wired to another pin than the pin map says
+    is silent, not failed."""
+    if hub_blind(kit, backend):
+        return ""
+    silent = [name for name, inp in kit.inputs.items() if not inp.fired and not inp.failed]
+    return f"; never fired: {', '.join(silent)}" if silent else ""
 
 
 def describe(pin_map: PinMap, backend: str) -> list[str]:

@@ -14,6 +14,8 @@ def test_sensors_test_with_the_mock_backend_prints_the_demo_events_and_states(ru
                       "ball_entered opening=1", "ball_entered opening=6", "ball_landed", "ball_landed"]
     assert any("gate1=ACTIVE" in l and "gate6=ACTIVE" in l for l in lines)
     assert lines[-1].startswith("stopped: 3 ball_entered, 3 ball_landed, 1 banana_squeaked; states: banana=idle")
+    # a gate wired to another pin than the pin map says is silent: the last line names those that never fired
+    assert lines[-1].endswith("; never fired: gate2, gate4, gate5")
 
 
 def test_a_bad_pin_map_is_one_line_and_exit_2(run_cli, tmp_path):
