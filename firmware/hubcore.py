@@ -130,8 +130,9 @@ class Hub:
             out.clear()
             inp = self.inputs[index]
             pin = self.pins[index]
-            if pin is not None and self.ring.dropped:
-                # edges were lost when the buffer was full: trust the line's level as it is now
+            if pin is not None:
+                # an edge can be lost (the ring full, or MicroPython's scheduler queue full in a bounce storm):
+                # the line's level as it is now, after every edge that came was taken, wins
                 active = pin.value() == self.active_high[index]
                 if active != inp.raw:
                     inp.edge(active, now, out)
