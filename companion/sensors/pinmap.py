@@ -172,7 +172,8 @@ def _parse_sensor(entry: Any, index: int, fail) -> SensorPins:
     gpio = entry.get("gpio")
     if gpio is not None:
         if not _is_int(gpio) or gpio not in HEADER_GPIO_TO_PIN:
-            raise fail(f"{where}: gpio {gpio!r} is not a GPIO on the 40-pin header (BCM numbers 0–27)")
+            raise fail(f"{where}: gpio {gpio!r} is not a GPIO on the 40-pin header (BCM numbers 0–27)"
+                       + _physical_pin_hint(gpio))
         if gpio in RESERVED_GPIO:
             raise fail(f"{where}: gpio {gpio} is reserved for {RESERVED_GPIO[gpio]}; choose another")
     pico_gp = entry.get("pico_gp")
@@ -204,6 +205,18 @@ def _parse_sensor(entry: Any, index: int, fail) -> SensorPins:
         raise fail(f"{where}: note must be text, got {note!r}")
     return SensorPins(name, kind, opening, gpio, pico_gp, active == "high", pull,
                       int(debounce_ms * 1_000_000), int(alarm_after_s * 1_000_000_000), note)
+
+
+def _physical_pin_hint(number: Any) -> str:
+    """For a gpio that is no BCM number but a physical pin's (1–40): what is on that pin."""
+    if not _is_int(number) or not 1 <= number <= 40:
+        return ""
+    on_pin = {pin: gpio for gpio, pin in HEADER_GPIO_TO_PIN.items()}.get(number)
+    if on_pin is None:
+        return f"; physical pin {number} is a ground or power pin, not a GPIO"
+    if on_pin in RESERVED_GPIO:
+        return f"; physical pin {number} is GPIO{on_pin}, reserved for {RESERVED_GPIO[on_pin]}: choose another"
+    return f"; if you meant physical pin {number}, that is GPIO{on_pin}: write \"gpio\": {on_pin}"
 
 
 def _check_unique(sensors: list[SensorPins], fail) -> None:

@@ -140,3 +140,19 @@ def test_sensors_test_started_in_a_folder_since_deleted_goes_on(tmp_path):
     done = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}, timeout=60)
     assert done.returncode == 0 and "inside" in done.stdout, done.stderr[-400:]
+
+
+def test_a_physical_pin_number_in_gpio_names_the_gpio_on_that_pin():
+    """ASSEMBLY.md says "GPIO20 (pin 38)"; a person who writes 38 gets told which number to write."""
+    data = copy.deepcopy(SHIPPED)
+    data["sensors"][7]["gpio"] = 38
+    with pytest.raises(PinMapError) as caught:
+        parse_pin_map(data, "pins.json")
+    assert str(caught.value) == (
+        "pin map pins.json: sensor 'bottom': gpio 38 is not a GPIO on the 40-pin header (BCM numbers 0–27); "
+        "if you meant physical pin 38, that is GPIO20: write \"gpio\": 20")
+    data["sensors"][7]["gpio"] = 39  # a ground pin
+    with pytest.raises(PinMapError) as caught:
+        parse_pin_map(data, "pins.json")
+    assert str(caught.value).endswith("gpio 39 is not a GPIO on the 40-pin header (BCM numbers 0–27); physical "
+                                      "pin 39 is a ground or power pin, not a GPIO")
