@@ -36,3 +36,26 @@ def test_the_commands_the_kit_names_are_the_python3_ones_the_docs_use():
     assert named == []
     docs = (HARDWARE / "ASSEMBLY.md").read_text() + (HARDWARE.parent / "firmware" / "README.md").read_text()
     assert "python3 -m companion.sensors.hubpins" in docs and "python3 -m companion.sensors.wiring_svg" in docs
+
+
+# The Pico's physical pin of each GP number (the Pico datasheet's pinout).
+PICO_PIN = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15, 12: 16, 13: 17, 14: 19,
+            15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29, 26: 31, 27: 32, 28: 34}
+
+
+def test_the_pins_the_assembly_notes_name_are_the_shipped_pin_maps():
+    """ASSEMBLY.md names pins in its text and its Pico table by hand: each must be the one the pin map gives."""
+    import re
+
+    notes = (HARDWARE / "ASSEMBLY.md").read_text()
+    pins = load_pin_map()
+    banana, gate1 = pins.sensor("banana"), pins.sensor("gate1")
+    assert f"GPIO{banana.gpio} (pin {HEADER_GPIO_TO_PIN[banana.gpio]})" in notes
+    assert f"gate 1 on GPIO{gate1.gpio}, pin {HEADER_GPIO_TO_PIN[gate1.gpio]}" in notes
+    assert f"GP{banana.pico_gp} (Pico pin {PICO_PIN[banana.pico_gp]})" in notes
+    rows = {m.group(3).strip(): (int(m.group(1)), int(m.group(2)))
+            for m in re.finditer(r"^\| (\d+) \| GP(\d+) \| ([^|]+)\|$", notes, re.M)}
+    for s in pins:
+        label = {"banana": "the banana (FSR)", "bottom": "the bottom gate"}.get(s.kind, s.label)
+        row = next(pin_gp for text, pin_gp in rows.items() if text.startswith(label))
+        assert row == (PICO_PIN[s.pico_gp], s.pico_gp), f"{label}: the table says {row}"
