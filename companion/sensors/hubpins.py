@@ -52,7 +52,10 @@ def main(argv: list[str] | None = None) -> int:
               f"firmware/hub_pins.py for the Pico (`python3 -m companion.sensors.hubpins PINMAP`), or give --out",
               file=sys.stderr)
         return 2
-    return write_or_check(out, text, args.check, "python3 -m companion.sensors.hubpins PINMAP")
+    return write_or_check(out, text, args.check, "python3 -m companion.sensors.hubpins PINMAP",
+                          f"copy it to the Pico (firmware/README.md); on the Pi, where the service holds the "
+                          f"Pico's port: `sudo systemctl stop companion`, `mpremote cp {out} :`, `mpremote reset`, "
+                          f"`sudo systemctl start companion`")
 
 
 if __name__ == "__main__":

@@ -85,5 +85,9 @@ def test_the_hub_firmware_pin_table_is_generated_from_the_pin_map(tmp_path, caps
     namespace: dict = {}
     exec(out.read_text(), namespace)
     assert namespace["GP"][1] == 20 and namespace["NAMES"][1] == "gate1"
+    assert capsys.readouterr().out == (
+        f"wrote {out}: copy it to the Pico (firmware/README.md); on the Pi, where the service holds the Pico's "
+        f"port: `sudo systemctl stop companion`, `mpremote cp {out} :`, `mpremote reset`, "
+        "`sudo systemctl start companion`\n"), "the steps after it, as ASSEMBLY.md says"
     assert hubpins_main([str(path), "--out", str(out), "--check"]) == 0
     assert hubpins_main(["--out", str(out), "--check"]) == 1
