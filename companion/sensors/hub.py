@@ -120,6 +120,7 @@ class HubLink:
         self.version_told = ""
         self.in_traceback = False
         self.crash = ""  # MicroPython's last line when the firmware stopped with an error
+        self.others: list[str] = []  # lines that are not the hub's since its last one: another program's
         self.names = [s.name for s in hub_sensors(kit.pin_map)]
         self.pinmap_id = pinmap_id(kit.pin_map)
         self.held: list[tuple[Edge, int]] | None = []  # None: too many came, the heartbeat's levels are taken
@@ -135,6 +136,7 @@ class HubLink:
         self.version_told = ""
         self.in_traceback = False
         self.crash = ""
+        self.others = []
         self.held = []
         self.dropped_baseline = True  # the hub's count of dropped edges may be from before this connection
         self.clock.reset(self.clock.period)
@@ -154,9 +156,11 @@ class HubLink:
             self.stats.corrupt += 1
             self._trouble(received_ns, f"corrupt line from the hub: {exc}")
             self._traceback_line(raw, received_ns)
+            self.others = self.others[-1:] + [raw.decode("ascii", "replace").strip()[:40]]
             return
         self.in_traceback = False
         self.crash = ""
+        self.others = []
         self._check_seq(msg, received_ns)
         self.stats.lines += 1
         self.last_good_ns = received_ns
@@ -197,9 +201,14 @@ class HubLink:
             self.silent = True
             self.trouble_since = None
             self._sensors_unknown(now)
-            silent = f"hub silent for {(now - self.last_good_ns) / 1e9:.1f} s"
+            quiet_s = (now - self.last_good_ns) / 1e9
+            silent = f"hub silent for {quiet_s:.1f} s"
             if self.crash:
                 message = f"{silent}: its firmware stopped with {self.crash}: {RESTART_FIRMWARE}"
+            elif len(self.others) > 1:  # more than the tail of a line cut by opening the port
+                message = (f"no hub line for {quiet_s:.1f} s, only others (the last: "
+                           f"{self.others[-1]!r}): the Pico runs another program than the hub's firmware: "
+                           f"{RESTART_FIRMWARE}")
             else:
                 message = (f"{silent}: is its firmware running? An open REPL (Thonny's) stops it; unplug the Pico "
                            f"and plug it in again: its LED blinks once a second while the firmware runs, and if it "

@@ -340,3 +340,15 @@ def test_a_silent_hub_says_how_to_tell_whether_its_firmware_runs(link, clock):
         "hub silent for 4.0 s: is its firmware running? An open REPL (Thonny's) stops it; unplug the "
         "Pico and plug it in again: its LED blinks once a second while the firmware runs, and if it does not, "
         "copy this companion's firmware/hubcore.py, hub_pins.py and main.py to the Pico (firmware/README.md)")
+
+
+def test_a_pico_running_another_program_is_not_called_silent(link, clock):
+    """A Pico still running the hobbyist's own test program (main.py printing "tick") talks all the time, in
+    lines that are not the hub's: "hub silent" sent them looking for a dead cable."""
+    for n in range(8):
+        link.feed(b"tick\r\n", clock.advance(0.5))
+        link.check_silence(clock(), 3_000_000_000)
+    told = [e.message for e in drain(link.events) if isinstance(e, SensorHealth)]
+    assert told[-1] == ("no hub line for 3.0 s, only others (the last: 'tick'): the Pico runs another program than "
+                        "the hub's firmware: copy this companion's firmware/hubcore.py, hub_pins.py and main.py to "
+                        "the Pico (firmware/README.md), then unplug it and plug it in again")
