@@ -19,7 +19,7 @@ from typing import Iterator
 from ..events import Event, SensorHealth
 from .kit import BACKENDS, SensorKit
 from ..cli import positive_number
-from .pinmap import HEADER_GPIO_TO_PIN, PinMap, PinMapError, load_pin_map
+from .pinmap import HEADER_GPIO_TO_PIN, PICO_GP_TO_PIN, PinMap, PinMapError, load_pin_map
 
 # (seconds into the demo, sensor, active); the demo repeats.
 DEMO_SCRIPT: tuple[tuple[float, str, bool], ...] = (
@@ -214,7 +214,8 @@ def describe(pin_map: PinMap, backend: str) -> list[str]:
     lines = []
     for s in pin_map:
         if backend == "hub":
-            where = f"hub GP{s.pico_gp}" if s.pico_gp is not None else "not on the hub"
+            where = f"hub GP{s.pico_gp} (Pico pin {PICO_GP_TO_PIN[s.pico_gp]})" if s.pico_gp is not None \
+                else "not on the hub"
         else:
             where = f"GPIO{s.gpio} (pin {HEADER_GPIO_TO_PIN[s.gpio]})" if s.gpio is not None else "no gpio"
         pull = {"up": "pull-up", "down": "pull-down", "none": "no pull"}[s.pull]

@@ -34,8 +34,13 @@ RESERVED_GPIO = {
     14: "UART TX, the serial console",
     15: "UART RX, the serial console",
 }
-# GP23 (power save), GP24 (VBUS sense), GP25 (the LED) and GP29 (VSYS/3) are not on the Pico's pins.
-PICO_GP = tuple(range(0, 23)) + (26, 27, 28)
+# The Pico's physical pin (1–20 down one side from the USB end, 21–40 back up the other) of each GP number
+# on it; GP23 (power save), GP24 (VBUS sense), GP25 (the LED) and GP29 (VSYS/3) are not on its pins.
+PICO_GP_TO_PIN = {
+    0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15, 12: 16, 13: 17, 14: 19,
+    15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29, 26: 31, 27: 32, 28: 34,
+}
+PICO_GP = tuple(PICO_GP_TO_PIN)
 
 _FIELDS = {"name", "kind", "opening", "gpio", "pico_gp", "active", "pull", "debounce_ms", "alarm_after_s", "note"}
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,15}$")

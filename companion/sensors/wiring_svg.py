@@ -11,7 +11,7 @@ from html import escape
 from pathlib import Path
 
 from .generated import write_or_check
-from .pinmap import HEADER_GPIO_TO_PIN, RESERVED_GPIO, SHIPPED_PIN_MAP, PinMap, PinMapError, load_pin_map
+from .pinmap import HEADER_GPIO_TO_PIN, PICO_GP_TO_PIN, RESERVED_GPIO, SHIPPED_PIN_MAP, PinMap, PinMapError, load_pin_map
 
 WIRING_SVG = SHIPPED_PIN_MAP.parent / "wiring.svg"
 POWER = {1: "3V3", 17: "3V3", 2: "5V", 4: "5V"}
@@ -69,7 +69,7 @@ def render(pin_map: PinMap) -> str:
     for s in pin_map:
         y += 34
         where = f"GPIO{s.gpio} (pin {HEADER_GPIO_TO_PIN[s.gpio]})" if s.gpio is not None else "—"
-        hub = f"GP{s.pico_gp}" if s.pico_gp is not None else "—"
+        hub = f"GP{s.pico_gp} (Pico pin {PICO_GP_TO_PIN[s.pico_gp]})" if s.pico_gp is not None else "—"
         out.append(f'<rect x="{x0 - 12}" y="{y - 11}" width="8" height="14" fill="{COLOURS[s.kind]}"/>')
         out.append(f'<text x="{x0}" y="{y}" font-weight="bold">{escape(s.label)}</text>')
         out.append(f'<text x="{x0 + 130}" y="{y}">{escape(where)}</text>')

@@ -95,6 +95,7 @@ def test_a_hub_whose_firmware_never_runs_fails_the_test_instead_of_showing_every
         os.close(device)
     assert code == 1, out + err
     assert "hub connected on" in out
+    assert "gate3    gate 3           hub GP5 (Pico pin 7)" in out, "the Pico's pin to solder to, not only its GP"
     assert not any("banana=idle" in line for line in out.splitlines()), out
     assert out.splitlines()[-1].startswith("stopped: ") and "FAILED: the hub sent no heartbeat" in out.splitlines()[-1]
 

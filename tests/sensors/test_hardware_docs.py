@@ -10,7 +10,8 @@ def test_the_wiring_drawing_is_up_to_date_with_the_pin_map():
     assert wiring_main(["--check"]) == 0, "hardware/wiring.svg is stale: run python3 -m companion.sensors.wiring_svg"
     svg = (HARDWARE / "wiring.svg").read_text()
     for s in load_pin_map():
-        assert f"GPIO{s.gpio} (pin {HEADER_GPIO_TO_PIN[s.gpio]})" in svg and f"GP{s.pico_gp}<" in svg
+        assert f"GPIO{s.gpio} (pin {HEADER_GPIO_TO_PIN[s.gpio]})" in svg
+        assert f"GP{s.pico_gp} (Pico pin {PICO_PIN[s.pico_gp]})<" in svg, "the Pico's pin to solder to, for any pico_gp"
 
 
 def test_the_parts_list_has_every_column_filled():
