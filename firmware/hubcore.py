@@ -7,7 +7,7 @@
 # seq counts 0..65535 and wraps; t_us is time.ticks_us() as is (it wraps at ticks_period); dropped counts
 # edges lost because the interrupt buffer was full; mask has bit i set while input i is active.
 
-VERSION = "1.0.0"
+VERSION = "1.0.1"
 PROTOCOL = 1
 HEARTBEAT_MS = 500
 RING_SIZE = 256

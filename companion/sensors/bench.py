@@ -9,7 +9,7 @@ from ..bench import Benchmark, Result, summarise
 from .fakeserial import FakeHubSocket, hub_line
 from .gpio_backend import MockGpioBackend
 from .hub import HubBackend
-from .hubprotocol import pinmap_id
+from .hubprotocol import FIRMWARE_VERSION, pinmap_id
 from .kit import SensorKit
 from .pinmap import load_pin_map
 
@@ -58,7 +58,7 @@ def hub_line_to_queue() -> Result:
         socket.opened.acquire(timeout=5)
         port = socket.current
         events.get(timeout=5)  # "hub connected"
-        port.send(hub_line(0, f"B 1.0.0 {period} {pid}") + hub_line(1, f"H 1.0.0 {period} {pid} 0 0 0"))
+        port.send(hub_line(0, f"B {FIRMWARE_VERSION} {period} {pid}") + hub_line(1, f"H {FIRMWARE_VERSION} {period} {pid} 0 0 0"))
         seq, t_us = 2, 0
         for _ in range(SAMPLES):
             t_us += 50_000

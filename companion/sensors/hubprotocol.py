@@ -61,7 +61,7 @@ _UINT = re.compile(r"^\d{1,12}$")
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,15}$")
 _VERSION = re.compile(r"^[0-9A-Za-z.+-]{1,20}$")
 MAX_LINE = 120
-FIRMWARE_VERSION = "1.0.0"
+FIRMWARE_VERSION = "1.0.1"
 """The firmware this companion ships in firmware/ (hubcore.VERSION). A hub with another major version may
 mean other things by the same lines; another minor or patch version reads alike but is out of date."""
 

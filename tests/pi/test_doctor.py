@@ -2,14 +2,14 @@
 
 from companion.doctor import FAIL, OK, WARN, Machine, run_checks
 from companion.sensors.fakeserial import hub_line
-from companion.sensors.hubprotocol import pinmap_id
+from companion.sensors.hubprotocol import FIRMWARE_VERSION, pinmap_id
 from companion.sensors.pinmap import load_pin_map
 
 PERIOD = 1 << 30
 SHIPPED_ID = pinmap_id(load_pin_map())
 
 
-def heartbeats(version="1.0.0", pin_map_id=SHIPPED_ID):
+def heartbeats(version=FIRMWARE_VERSION, pin_map_id=SHIPPED_ID):
     """What a running hub sends in a second: two heartbeats (after the tail of a line cut by the opening)."""
     return [b"0 0*1C2B\r\n"] + [hub_line(n, f"H {version} {PERIOD} {pin_map_id} {n * 500_000} 0 0") for n in (7, 8)]
 
@@ -114,7 +114,7 @@ def test_hub_missing_and_found(tmp_path):
     assert missing["sensor hub"].status == FAIL and "data" in missing["sensor hub"].fix
     found = by_name(run_checks(fake_machine(tmp_path, ports=[("/dev/ttyACM0", 0x2E8A)]), settings_file(tmp_path, text)))
     assert found["sensor hub"].status == OK and "/dev/ttyACM0" in found["sensor hub"].message
-    assert "runs firmware 1.0.0, built for this pin map" in found["sensor hub"].message
+    assert f"runs firmware {FIRMWARE_VERSION}, built for this pin map" in found["sensor hub"].message
     assert found["gpio"].status == OK  # the hub replaces the GPIO pins
 
 

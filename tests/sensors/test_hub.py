@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from companion.events import BallEntered, BananaSqueaked, SensorHealth
 from companion.sensors.fakeserial import FakeHubSocket, hub_line
 from companion.sensors.hub import MAX_HELD_EDGES, HubBackend, HubClock, HubLink
-from companion.sensors.hubprotocol import BadLine, Edge, Heartbeat, parse_line, pinmap_id
+from companion.sensors.hubprotocol import FIRMWARE_VERSION, BadLine, Edge, Heartbeat, parse_line, pinmap_id
 from companion.sensors.kit import SensorKit
 from companion.sensors.pinmap import load_pin_map
 
@@ -36,8 +36,8 @@ def make_link(pin_map, clock):
 
 
 def boot(link, clock, seq=0):
-    link.feed(hub_line(seq, f"B 1.0.0 {PERIOD} {link.pid}"), clock())
-    link.feed(hub_line(seq + 1, f"H 1.0.0 {PERIOD} {link.pid} 1000 0 0"), clock())
+    link.feed(hub_line(seq, f"B {FIRMWARE_VERSION} {PERIOD} {link.pid}"), clock())
+    link.feed(hub_line(seq + 1, f"H {FIRMWARE_VERSION} {PERIOD} {link.pid} 1000 0 0"), clock())
 
 
 def test_lines_parse_and_a_flipped_byte_is_caught():
@@ -56,7 +56,7 @@ def test_an_edge_from_the_hub_becomes_an_event_at_host_time(link, clock):
     first_heartbeat_at = clock()  # hub 1000 µs, taken as arriving without delay
     boot(link, clock)
     clock.advance(0.5)
-    link.feed(hub_line(2, f"H 1.0.0 {PERIOD} {link.pid} 501000 0 0"), clock.now + 300_000)  # 0.3 ms late
+    link.feed(hub_line(2, f"H {FIRMWARE_VERSION} {PERIOD} {link.pid} 501000 0 0"), clock.now + 300_000)  # 0.3 ms late
     link.feed(hub_line(3, "E banana 1 600000"), clock.now + 200_000_000)  # a slow line: 100 ms late
     assert drain(link.events) == [BananaSqueaked(first_heartbeat_at + 599_000_000)]
 
@@ -73,12 +73,12 @@ def test_lost_and_corrupt_lines_are_counted_and_reported_once_then_recovery(link
     assert "3 line(s) from the hub lost" in health[0].message
     assert link.stats.lost == 3 and link.stats.corrupt == 1
     for seq in range(7, 20):
-        link.feed(hub_line(seq, f"H 1.0.0 {PERIOD} {link.pid} {10000 + seq * 500000} 0 0"), clock.advance(0.5))
+        link.feed(hub_line(seq, f"H {FIRMWARE_VERSION} {PERIOD} {link.pid} {10000 + seq * 500000} 0 0"), clock.advance(0.5))
     assert [(e.sensor, e.state) for e in drain(link.events)] == [("hub", "ok")]
 
 
 def test_a_hub_built_for_another_pin_map_is_reported(link, clock):
-    link.feed(hub_line(0, f"H 1.0.0 {PERIOD} 0000 1000 0 0"), clock())
+    link.feed(hub_line(0, f"H {FIRMWARE_VERSION} {PERIOD} 0000 1000 0 0"), clock())
     [event] = drain(link.events)
     assert event.state == "error"
     assert f"python3 -m companion.sensors.hubpins {link.kit.pin_map.source}` in your clone" in event.message, \
@@ -92,12 +92,12 @@ def test_a_hub_plugged_back_in_restarts_its_clock_and_its_edges_keep_the_right_t
     the host has the port open again, so only its heartbeats arrive."""
     boot(link, clock)
     for n in range(2, 200):  # 100 s of heartbeats
-        link.feed(hub_line(n, f"H 1.0.0 {PERIOD} {link.pid} {1000 + (n - 1) * 500_000} 0 0"), clock.advance(0.5))
+        link.feed(hub_line(n, f"H {FIRMWARE_VERSION} {PERIOD} {link.pid} {1000 + (n - 1) * 500_000} 0 0"), clock.advance(0.5))
     link.disconnected(clock.advance(1), "unplugged")
     link.connected(clock.advance(10), "/dev/ttyACM0")
     restarted = clock()
     for n in range(1, 4):
-        link.feed(hub_line(n, f"H 1.0.0 {PERIOD} {link.pid} {n * 500_000} 0 0"), restarted + n * 500_000_000 + 300_000)
+        link.feed(hub_line(n, f"H {FIRMWARE_VERSION} {PERIOD} {link.pid} {n * 500_000} 0 0"), restarted + n * 500_000_000 + 300_000)
     link.feed(hub_line(4, "E banana 1 1700000"), restarted + 1_700_000_000 + 300_000)
     [squeak] = [e for e in drain(link.events) if e.type == "banana_squeaked"]
     assert abs(squeak.t - (restarted + 1_700_000_000)) < 1_000_000, (squeak.t - restarted) / 1e9
@@ -110,7 +110,7 @@ def test_a_squeak_heard_before_the_hubs_first_heartbeat_is_played_once_the_hub_i
     link.feed(hub_line(40, "E banana 1 20100000"), opened + 100_000_000)
     link.feed(hub_line(41, "E banana 0 20250000"), opened + 250_000_000)
     assert drain(link.events) == [], "nothing is said or played before the hub is known"
-    link.feed(hub_line(42, f"H 1.0.0 {PERIOD} {link.pid} 20400000 0 0"), opened + 400_000_000)
+    link.feed(hub_line(42, f"H {FIRMWARE_VERSION} {PERIOD} {link.pid} 20400000 0 0"), opened + 400_000_000)
     link.kit.poll(opened + 2_000_000_000)
     events = drain(link.events)
     assert events == [BananaSqueaked(opened + 100_000_000)], events
@@ -121,7 +121,7 @@ def test_a_ball_falling_at_the_hubs_first_heartbeat_is_played_with_the_gates_lev
     still broken at it is one ball entering, not a gate that was blocked from the start."""
     opened = clock()
     link.feed(hub_line(7, "E gate3 1 5300000"), opened + 300_000_000)
-    link.feed(hub_line(8, f"H 1.0.0 {PERIOD} {link.pid} 5310000 0 {1 << 3}"), opened + 310_000_000)
+    link.feed(hub_line(8, f"H {FIRMWARE_VERSION} {PERIOD} {link.pid} 5310000 0 {1 << 3}"), opened + 310_000_000)
     link.feed(hub_line(9, "E gate3 0 5330000"), opened + 330_000_000)
     link.kit.poll(opened + 2_000_000_000)
     events = drain(link.events)
@@ -135,7 +135,7 @@ def test_a_flood_of_edges_before_the_first_heartbeat_is_dropped_and_the_heartbea
     opened = clock()
     for k in range(MAX_HELD_EDGES + 1):  # the last edge, dropped, is the beam's release
         link.feed(hub_line(k, f"E gate3 {1 - k % 2} {5_000_000 + 1000 * k}"), opened + 1_000_000 * k)
-    link.feed(hub_line(MAX_HELD_EDGES + 1, f"H 1.0.0 {PERIOD} {link.pid} 5400000 0 0"), opened + 400_000_000)
+    link.feed(hub_line(MAX_HELD_EDGES + 1, f"H {FIRMWARE_VERSION} {PERIOD} {link.pid} 5400000 0 0"), opened + 400_000_000)
     link.kit.poll(opened + 6_000_000_000)
     assert link.kit.states()["gate3"] == "idle"
     events = drain(link.events)
@@ -153,7 +153,7 @@ def test_edges_before_the_first_heartbeat_of_a_hub_flashed_for_another_pin_map_a
     drain(link.events)
     link.feed(hub_line(3, "E gate6 1 1200000"), clock.advance(0.2))
     link.feed(hub_line(4, "E gate6 0 1250000"), clock.advance(0.05))
-    link.feed(hub_line(5, f"H 1.0.0 {PERIOD} 0000 1500000 0 0"), clock.advance(0.25))
+    link.feed(hub_line(5, f"H {FIRMWARE_VERSION} {PERIOD} 0000 1500000 0 0"), clock.advance(0.25))
     link.kit.poll(clock.advance(2))
     events = drain(link.events)
     assert not [e for e in events if isinstance(e, BallEntered)], "a beam the hub calls gate6 may be gate 1 here"
@@ -161,8 +161,8 @@ def test_edges_before_the_first_heartbeat_of_a_hub_flashed_for_another_pin_map_a
 
 
 def test_a_gate_blocked_when_the_hub_starts_counts_toward_blocked(link, clock):
-    link.feed(hub_line(0, f"B 1.0.0 {PERIOD} {link.pid}"), clock())
-    link.feed(hub_line(1, f"H 1.0.0 {PERIOD} {link.pid} 1000 0 {1 << 3}"), clock())  # input 3 is gate3
+    link.feed(hub_line(0, f"B {FIRMWARE_VERSION} {PERIOD} {link.pid}"), clock())
+    link.feed(hub_line(1, f"H {FIRMWARE_VERSION} {PERIOD} {link.pid} 1000 0 {1 << 3}"), clock())  # input 3 is gate3
     link.kit.poll(clock.advance(4))
     [event] = drain(link.events)
     assert (event.sensor, event.state) == ("gate3", "blocked") and "hub GP5" in event.message
@@ -175,14 +175,14 @@ def test_a_silent_hub_is_reported_and_its_return_too(link, clock):
     link.check_silence(clock.advance(0.2), 3_000_000_000)
     [silent] = drain(link.events)
     assert silent.state == "error" and "silent for 3.1 s" in silent.message and "Thonny" in silent.message
-    link.feed(hub_line(2, f"H 1.0.0 {PERIOD} {link.pid} 3101000 0 0"), clock())
+    link.feed(hub_line(2, f"H {FIRMWARE_VERSION} {PERIOD} {link.pid} 3101000 0 0"), clock())
     assert [(e.sensor, e.state) for e in drain(link.events)] == [("hub", "ok")]
 
 
 def test_a_hub_built_for_another_pin_map_is_named_even_after_other_trouble_and_its_edges_are_not_played(link, clock):
     link.feed(b"0 0 0*1C2B\r\n", clock())  # the tail of a line cut by opening the port mid-line
     for n in range(1, 4):
-        link.feed(hub_line(n, f"H 1.0.0 {PERIOD} 0000 {n * 500_000} 0 0"), clock.advance(0.5))
+        link.feed(hub_line(n, f"H {FIRMWARE_VERSION} {PERIOD} 0000 {n * 500_000} 0 0"), clock.advance(0.5))
     link.feed(hub_line(4, "E gate6 1 1501000"), clock.advance(0.002))  # named by the hub's other pin map
     events = drain(link.events)
     assert [e.message[:25] for e in events] == ["corrupt line from the hub", "the hub's firmware was bu"]
@@ -200,7 +200,7 @@ def test_a_hub_with_older_firmware_of_the_same_protocol_is_named_once_and_its_se
     events = drain(link.events)
     notes = [e for e in events if isinstance(e, SensorHealth)]
     assert [(e.state, e.message) for e in notes] == [
-        ("ok", "the hub runs firmware 1.4.2; this companion ships 1.0.0: it works, but copy this companion's "
+        ("ok", f"the hub runs firmware 1.4.2; this companion ships {FIRMWARE_VERSION}: it works, but copy this companion's "
                "firmware/hubcore.py, hub_pins.py and main.py to the Pico (firmware/README.md) to update it")]
     assert [e.type for e in events if isinstance(e, BananaSqueaked)] == ["banana_squeaked"]
 
@@ -212,7 +212,7 @@ def test_a_hub_with_firmware_of_another_protocol_is_not_read(link, clock):
     link.kit.poll(clock.advance(10))
     events = drain(link.events)
     assert [(e.sensor, e.state) for e in events] == [("hub", "error")], "told once; no gate blocked, no ball"
-    assert events[0].message == ("the hub runs firmware 2.0.0, which this companion cannot read (it ships 1.0.0); "
+    assert events[0].message == (f"the hub runs firmware 2.0.0, which this companion cannot read (it ships {FIRMWARE_VERSION}); "
                                  "its sensors are off until you copy this companion's firmware/hubcore.py, "
                                  "hub_pins.py and main.py to the Pico (firmware/README.md)")
     link.connected(clock.advance(1), "/dev/ttyACM0")  # flashed again and plugged back in
@@ -295,7 +295,7 @@ def test_unplugging_and_replugging_the_hub_is_reported_and_resumes(pin_map):
     with SensorKit(pin_map, events, backend=backend, poll_interval_s=None):
         assert socket.opened.acquire(timeout=5)
         port = socket.current
-        port.send(hub_line(0, f"B 1.0.0 {PERIOD} {pid}") + hub_line(1, f"H 1.0.0 {PERIOD} {pid} 100 0 0"))
+        port.send(hub_line(0, f"B {FIRMWARE_VERSION} {PERIOD} {pid}") + hub_line(1, f"H {FIRMWARE_VERSION} {PERIOD} {pid} 100 0 0"))
         port.send(hub_line(2, "E gate2 1 200")[:9])  # half a line, then the rest
         time.sleep(0.06)
         port.send(hub_line(2, "E gate2 1 200")[9:])
@@ -311,7 +311,7 @@ def test_unplugging_and_replugging_the_hub_is_reported_and_resumes(pin_map):
         assert socket.opened.acquire(timeout=5)
         up = events.get(timeout=5)
         assert (up.sensor, up.state) == ("hub", "ok")
-        socket.current.send(hub_line(0, f"B 1.0.0 {PERIOD} {pid}") + hub_line(1, f"H 1.0.0 {PERIOD} {pid} 100 0 0")
+        socket.current.send(hub_line(0, f"B {FIRMWARE_VERSION} {PERIOD} {pid}") + hub_line(1, f"H {FIRMWARE_VERSION} {PERIOD} {pid} 100 0 0")
                             + hub_line(2, "E banana 1 300"))
         assert isinstance(events.get(timeout=5), BananaSqueaked)
     assert backend.stats.connects == 2 and backend.stats.disconnects == 1 and backend.stats.corrupt == 0
@@ -352,3 +352,11 @@ def test_a_pico_running_another_program_is_not_called_silent(link, clock):
     assert told[-1] == ("no hub line for 3.0 s, only others (the last: 'tick'): the Pico runs another program than "
                         "the hub's firmware: copy this companion's firmware/hubcore.py, hub_pins.py and main.py to "
                         "the Pico (firmware/README.md), then unplug it and plug it in again")
+
+
+def test_a_hub_flashed_before_the_level_check_is_told_to_update(link, clock):
+    """Firmware 1.0.0 trusted the lines' levels only after its ring overflowed (a release lost in a bounce storm
+    kept the banana pressed): it still works, and its health says to copy the new files."""
+    link.feed(hub_line(0, f"H 1.0.0 {PERIOD} {link.pid} 1000 0 0"), clock())
+    [told] = drain(link.events)
+    assert told.state == "ok" and told.message.startswith("the hub runs firmware 1.0.0; this companion ships 1.0.1")

@@ -4,7 +4,7 @@ import queue
 from companion.events import BallEntered, SensorHealth
 from companion.sensors.fakeserial import hub_line
 from companion.sensors.hub import HubLink
-from companion.sensors.hubprotocol import pinmap_id
+from companion.sensors.hubprotocol import FIRMWARE_VERSION, pinmap_id
 from companion.sensors.kit import SensorKit
 from companion.sensors.pinmap import load_pin_map
 from tests.sensors.conftest import FakeClock as Clock
@@ -32,7 +32,7 @@ def make_link(clock):
 
 
 def hb(link, seq, t_us, mask=0, dropped=0):
-    return hub_line(seq, f"H 1.0.0 {PERIOD} {link.pid} {t_us} {dropped} {mask}")
+    return hub_line(seq, f"H {FIRMWARE_VERSION} {PERIOD} {link.pid} {t_us} {dropped} {mask}")
 
 
 def test_a_lost_release_line_does_not_leave_the_gate_active_against_the_heartbeats():
@@ -41,7 +41,7 @@ def test_a_lost_release_line_does_not_leave_the_gate_active_against_the_heartbea
     "blocked" (a ball stuck, it says), and the next ball through opening 3 is not heard at all."""
     clock = Clock()
     link = make_link(clock)
-    link.feed(hub_line(0, f"B 1.0.0 {PERIOD} {link.pid}"), clock())
+    link.feed(hub_line(0, f"B {FIRMWARE_VERSION} {PERIOD} {link.pid}"), clock())
     link.feed(hb(link, 1, 1000), clock())
     link.feed(hub_line(2, "E gate3 1 200000"), clock.advance(0.2))   # a ball enters opening 3
     # seq 3, "E gate3 0 220000", is lost on the wire
@@ -67,7 +67,7 @@ def test_a_gate_reported_blocked_is_cleared_when_the_hub_comes_back_and_says_it_
     back in; its heartbeats say gate 3 is clear. The page must not keep saying gate 3 is blocked."""
     clock = Clock()
     link = make_link(clock)
-    link.feed(hub_line(0, f"B 1.0.0 {PERIOD} {link.pid}"), clock())
+    link.feed(hub_line(0, f"B {FIRMWARE_VERSION} {PERIOD} {link.pid}"), clock())
     link.feed(hb(link, 1, 1000), clock())
     link.feed(hub_line(2, "E gate3 1 200000"), clock.advance(0.2))
     us = 200000

@@ -5,6 +5,7 @@ import queue
 import pytest
 
 from companion.sensors.fakeserial import hub_line
+from companion.sensors.hubprotocol import FIRMWARE_VERSION
 from companion.sensors.pinmap import SHIPPED_PIN_MAP
 
 PERIOD = 1 << 30
@@ -57,6 +58,6 @@ def test_sensors_test_does_not_pass_a_hub_whose_sensors_are_off():
     kit = SensorKit(load_pin_map(), queue.Queue(), lambda: 1_000_000_000, Backend(), poll_interval_s=None)
     kit.backend.link = link = HubLink(kit)
     link.connected(1_000_000_000, "/dev/ttyACM0")
-    link.feed(hub_line(0, f"H 1.0.0 {PERIOD} 0000 1000 0 0"), 1_100_000_000)
+    link.feed(hub_line(0, f"H {FIRMWARE_VERSION} {PERIOD} 0000 1000 0 0"), 1_100_000_000)
     assert link.sensors_off
     assert not_seen(kit, "hub") != "", "the test ends without FAILED while no sensor could be seen"
