@@ -15,10 +15,11 @@ from .pinmap import load_pin_map
 
 TARGET_MS = 2.0
 SAMPLES = 2000
+HALF_STEP_NS = 200_000_000  # a ball every 0.4 s: past three a second the kit calls a gate chattering
 
 
 class SteppedClock:
-    """Host time that jumps 50 ms between samples, so every edge is a fresh ball past the debounce window."""
+    """Host time that jumps HALF_STEP_NS twice a sample, so every edge is a fresh ball past the debounce window."""
 
     def __init__(self):
         self.now = time.monotonic_ns()
@@ -35,9 +36,9 @@ def gpio_edge_to_queue() -> Result:
     with SensorKit(load_pin_map(), events, clock, backend, poll_interval_s=None) as kit:
         pin = backend.pin("gate3")
         for _ in range(SAMPLES):
-            clock.now += 50_000_000
+            clock.now += HALF_STEP_NS
             pin.drive_high()
-            clock.now += 50_000_000
+            clock.now += HALF_STEP_NS
             kit.poll()
             start = time.perf_counter_ns()
             pin.drive_low()
@@ -61,11 +62,11 @@ def hub_line_to_queue() -> Result:
         port.send(hub_line(0, f"B {FIRMWARE_VERSION} {period} {pid}") + hub_line(1, f"H {FIRMWARE_VERSION} {period} {pid} 0 0 0"))
         seq, t_us = 2, 0
         for _ in range(SAMPLES):
-            t_us += 50_000
-            clock.now += 50_000_000
+            t_us += HALF_STEP_NS // 1000
+            clock.now += HALF_STEP_NS
             port.send(hub_line(seq, f"E bottom 0 {t_us}"))
-            t_us += 50_000
-            clock.now += 50_000_000
+            t_us += HALF_STEP_NS // 1000
+            clock.now += HALF_STEP_NS
             line = hub_line(seq + 1, f"E bottom 1 {t_us}")
             seq += 2
             start = time.perf_counter_ns()

@@ -61,3 +61,13 @@ def test_sensors_test_does_not_pass_a_hub_whose_sensors_are_off():
     link.feed(hub_line(0, f"H {FIRMWARE_VERSION} {PERIOD} 0000 1000 0 0"), 1_100_000_000)
     assert link.sensors_off
     assert not_seen(kit, "hub") != "", "the test ends without FAILED while no sensor could be seen"
+
+
+def test_the_sensor_benchmark_measures_every_edge(monkeypatch):
+    """`companion bench sensors` stepped its clock 100 ms a ball: past three balls a second the kit calls a gate
+    chattering and ignores it, so the benchmark waited for an event that never came and crashed."""
+    from companion.sensors import bench
+
+    monkeypatch.setattr(bench, "SAMPLES", 12)
+    results = [b.run() for b in bench.benchmarks()]
+    assert [r.samples for r in results] == [12, 12]
