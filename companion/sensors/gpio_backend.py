@@ -13,7 +13,8 @@ from .pinmap import HEADER_GPIO_TO_PIN, SensorPins
 
 NO_GPIO_LIBRARY = ("gpiozero has no GPIO library to use: on a Raspberry Pi, sudo apt install python3-lgpio "
                    "(systemd/install.sh does; a virtual environment sees it only if made with "
-                   "--system-site-packages); elsewhere, --backend mock shows a demo")
+                   "--system-site-packages); on another machine, set sensors.backend = \"none\" "
+                   "(`companion sensors test --backend mock` shows a demo)")
 
 
 class GpioBackend:
