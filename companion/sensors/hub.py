@@ -191,7 +191,8 @@ class HubLink:
         elif self.in_traceback and not raw[:1].isspace():
             self.in_traceback = False
             self.crash = raw.decode("ascii", "replace").strip()[:MAX_LINE]
-            self._set("error", now, f"the hub's firmware stopped with {self.crash}: {RESTART_FIRMWARE}", told_again=True)
+            self._set("error", now, f"the hub's firmware stopped with {self.crash}: {RESTART_FIRMWARE}",
+                      told_again=True)
 
     def check_silence(self, now: int, silence_ns: int) -> None:
         """Told even when the hub is already in trouble: a firmware that crashes sends its traceback (a
@@ -404,7 +405,9 @@ class HubBackend:
             chunk = self._port.readline()
         except Exception as exc:  # noqa: BLE001 - SerialException, OSError on unplug
             self._close_port()
-            self.link.disconnected(self.kit.clock(), str(exc) or type(exc).__name__)
+            why = "its USB port went away: the cable unplugged, or the Pico restarted" if isinstance(exc, OSError) \
+                else str(exc) or type(exc).__name__
+            self.link.disconnected(self.kit.clock(), why)
             return
         now = self.kit.clock()
         if not chunk:
