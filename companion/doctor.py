@@ -310,7 +310,8 @@ def check_hub_firmware(machine: Machine, device: str, pin_map_path: str, state_d
     except HubNotFound as exc:  # held by another program, or not this user's to open: the message says what to do
         return Check("sensor hub", FAIL, str(exc))
     except Exception as exc:  # noqa: BLE001 - serial and OS errors alike
-        return Check("sensor hub", FAIL, f"the Pico at {device} cannot be read: {exc}", "unplug it and plug it in again")
+        return Check("sensor hub", FAIL, f"the Pico at {device} cannot be read: {exc}",
+                     "unplug it and plug it in again")
     told: list[str] = []
     kit = SensorKit(pin_map, lambda event: told.append(event.message), backend="none", poll_interval_s=None)
     link = HubLink(kit)

@@ -59,7 +59,8 @@ def hub_line_to_queue() -> Result:
         socket.opened.acquire(timeout=5)
         port = socket.current
         events.get(timeout=5)  # "hub connected"
-        port.send(hub_line(0, f"B {FIRMWARE_VERSION} {period} {pid}") + hub_line(1, f"H {FIRMWARE_VERSION} {period} {pid} 0 0 0"))
+        port.send(hub_line(0, f"B {FIRMWARE_VERSION} {period} {pid}")
+                  + hub_line(1, f"H {FIRMWARE_VERSION} {period} {pid} 0 0 0"))
         seq, t_us = 2, 0
         for _ in range(SAMPLES):
             t_us += HALF_STEP_NS // 1000

@@ -156,6 +156,7 @@ def test_gpio_without_a_gpio_library_says_what_to_install(run_cli, monkeypatch):
     assert code == 1, err
     told = [line for line in out.splitlines() if " s  sensor_health" in line]
     assert len(told) == 8 and told[0].endswith(
-        "the banana (GPIO17, pin 11) cannot be opened: gpiozero has no GPIO library to use: on a Raspberry Pi, sudo apt install python3-lgpio (systemd/install.sh does; a "
+        "the banana (GPIO17, pin 11) cannot be opened: gpiozero has no GPIO library to use: on a Raspberry Pi, "
+        "sudo apt install python3-lgpio (systemd/install.sh does; a "
         "virtual environment sees it only if made with --system-site-packages); on another machine, set "
         "sensors.backend = \"none\" (`companion sensors test --backend mock` shows a demo)")
