@@ -8,11 +8,11 @@ import urllib.request
 
 import pytest
 
-from .test_browser import SHOTS, browser, new_page  # noqa: F401  (the shared Chromium fixture)
+from .test_browser import SHOTS, browser  # noqa: F401  (the shared Chromium fixture)
+from .test_browser import open_page as open_browser_page
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
 SEVEN_INCH = {"width": 800, "height": 480}
 
 
@@ -41,13 +41,8 @@ def cli_json(run_cli, *args):
     return json.loads(out)
 
 
-def open_page(browser, base, viewport=PHONE):  # noqa: F811
-    page = new_page(browser, viewport)
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(base + "/")
-    page.wait_for_selector("#live:not([hidden])")
-    return page, errors
+def open_page(browser, base, viewport="phone"):  # noqa: F811
+    return open_browser_page(browser, base, viewport, ready="#live:not([hidden])")
 
 
 def chances(locator):
