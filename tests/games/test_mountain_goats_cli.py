@@ -241,8 +241,8 @@ def _cli_args_for(state):
     players = len(state.players)
     number = {(state.current + k) % players: k + 1 for k in range(players)}
     mine = state.current
-    args = ["--big-mountain", "--players", str(players), "--tokens-left",
-            *[f"{m}={left}" for m, left in zip(MOUNTAINS, state.tokens_left)], "--bonus-left", *map(str, state.bonus_left)]
+    args = ["--big-mountain", "--players", str(players), "--bonus-left", *map(str, state.bonus_left),
+            "--tokens-left", *[f"{m}={left}" for m, left in zip(MOUNTAINS, state.tokens_left)]]
     goats = [f"{m}={p}" for m, p in zip(MOUNTAINS, state.pos[mine]) if p >= 0]
     held = [f"{m}={n}" for m, n in zip(MOUNTAINS, state.held[mine])]
     big_goats = [f"{m}={space}" for space, (owner, m) in state.big.items() if owner == mine]
@@ -270,6 +270,11 @@ def _big_mountain_games_in_play():
     return found
 
 
+def _without_text(moves):
+    """The moves' figures; their words name the other players as each side numbers them."""
+    return [{k: v for k, v in move.items() if k != "text"} for move in moves]
+
+
 def test_odds_describe_a_big_mountain_game_as_the_page_shows_it(run_cli):
     """Goats of every player on the Big Mountain: the command line answers what the page's odds say for the player
     on turn, before the roll and for a roll, with the Big Mountain points in the order it numbers the players."""
@@ -293,8 +298,8 @@ def test_odds_describe_a_big_mountain_game_as_the_page_shows_it(run_cli):
         rolled.apply(Roll(tuple(roll)))
         code, out, err = run_cli("odds", "mountain-goats", *args, "--roll", *map(str, roll), "--json")
         assert code == 0, err
-        without_text = [{k: v for k, v in move.items() if k != "text"} for move in json.loads(out)["moves"]]
-        assert without_text == [{k: v for k, v in move.items() if k != "text"} for move in odds_for_state(rolled)["moves"]]
+        page_moves = odds_for_state(rolled)["moves"]
+        assert _without_text(json.loads(out)["moves"]) == _without_text(page_moves)
 
 
 def test_odds_text_names_the_big_mountain_points(run_cli):
@@ -314,7 +319,8 @@ def test_odds_text_names_the_big_mountain_points(run_cli):
     (["--big-mountain", "--big-goats", "9=20", "--others-big", "20=2"], "Big Mountain space 20 is given twice"),
     (["--big-mountain", "--goats", "9=1", "--big-goats", "9=20"],
      "your goat of mountain 9 cannot stand on its path (--goats 9=1) and on the Big Mountain (--big-goats 9=20)"),
-    (["--big-mountain", "--others-big", "20=1"], "the other players are 2 to 4; your own goats are given by --big-goats"),
+    (["--big-mountain", "--others-big", "20=1"],
+     "the other players are 2 to 4; your own goats are given by --big-goats"),
     (["--big-mountain", "--players", "2", "--others-big", "20=3"], "--others-big 20=3: the other player is 2"),
     (["--big-mountain", "--others-big", "x=2"], "expected SPACE=PLAYER like 18=2, got 'x=2'"),
     (["--big-mountain", "--players", "2", "--others-big", *[f"{s}=2" for s in range(11, 18)]],

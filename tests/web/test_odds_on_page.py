@@ -186,7 +186,8 @@ def said_as_percent(p):
     return f"{math.floor(p * 100 + 0.5)}%"
 
 
-def test_mountain_goats_with_goats_on_the_big_mountain_shows_what_companion_odds_says(browser, served, run_cli):  # noqa: F811
+def test_mountain_goats_with_goats_on_the_big_mountain_shows_what_companion_odds_says(browser, served,  # noqa: F811
+                                                                                     run_cli):
     """Ada, Ben and Cy each sent a goat to the Big Mountain (22, 19, 16); Ada is about to roll. What the page shows
     her (the Big Mountain spaces she can reach, the points if the game ended now, her token chances) is what
     `companion odds mountain-goats` answers when told where those goats stand."""
@@ -268,8 +269,8 @@ def test_magic_mountain_shows_the_next_ball_and_where_a_hit_sends_each_figure(br
         page.close()
 
 
-def test_magic_mountain_a_ball_on_its_way_down_mid_game_shows_what_companion_odds_says(browser, served, service,  # noqa: F811
-                                                                                      run_cli):
+def test_magic_mountain_a_ball_on_its_way_down_mid_game_shows_what_companion_odds_says(  # noqa: F811
+        browser, served, service, run_cli):
     """Two balls down, figures moved by their hits, the blue ball put in opening 4: the page's next-ball chances and
     where the blue ball sends each figure are what `companion odds magic-mountain` answers for that table."""
     base, _ = served()
