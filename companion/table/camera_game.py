@@ -3,7 +3,7 @@ live service tells its camera (service.py), and `replay --frames` re-reads a rec
 following the games its events start and end (reread.py)."""
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from ..events import Event, GameSoFar, PlayerAction
 from ..games import registry
@@ -21,6 +21,24 @@ def reads_pip_dice(game: str | None, last_game: str | None = None) -> bool:
 def reads_zones(game: str | None) -> bool:
     """Only for a game read in the zones (Banana Matcho's duel); none with no game."""
     return game is not None and registry.get_game(game).reads_dice_zones
+
+
+class CameraReads(NamedTuple):
+    pip_dice: bool
+    zones: bool
+
+
+class CameraGame:
+    """The game the camera follows: the one on the table and the one last on it since the camera started (a game
+    ended leaves its dice in the tray). The live service and `replay --frames` tell it each game as it changes."""
+
+    def __init__(self) -> None:
+        self.last: str | None = None
+
+    def follow(self, game: str | None) -> CameraReads:
+        """What the camera reads with `game` on the table (None for none)."""
+        self.last = game or self.last
+        return CameraReads(reads_pip_dice(game, self.last), reads_zones(game))
 
 
 def games_on_the_table(events: Iterable[Event]) -> list[tuple[int, str | None]]:

@@ -420,9 +420,8 @@ def squeak_decision(state: State, event: BananaSqueaked, zones: ZoneHistory,
     unrolled = unrolled_sides(zones, event.t, duel_began_at(state, history, started, clock_from))
     if len(unrolled) == 2 or (ended is not None and fruit is not None and matcho is not None and (
             (_faces(fruit), _faces(matcho)) == (_faces(zones.at("fruit", ended)), _faces(zones.at("matcho", ended))))):
-        lie = "as they did when the last duel ended" if state.duel_began() else "as they lay when the game began"
-        return who_squeaked(event.t, f"The banana squeaked, but the dice lie {lie}: nobody has rolled yet. Who "
-                                     "squeaked?")
+        return who_squeaked(event.t, f"The banana squeaked, but the dice lie {lain_since_words(state)}: nobody has "
+                                     "rolled yet. Who squeaked?")
     if fruit is None and matcho is None:
         return judge_squeak(state, event.t, (None, "the camera has not seen the dice"), (None, ""))
     sides = {side: (None, "") if side in unrolled else seen_faces(side, dice)

@@ -160,16 +160,15 @@ def reread_frames(directory: str | Path, setup: CameraSetup, reader=None,
 
 def _following_the_game(frames: Iterable, pipeline, games: Sequence[tuple[int, str | None]]) -> Iterator:
     """The frames, the pipeline told before each what the live camera read then (as the service tells it)."""
-    from .camera_game import reads_pip_dice, reads_zones
+    from .camera_game import CameraGame
 
-    changes, game, last = list(games), None, None
+    changes, camera_game = list(games), CameraGame()
     pipeline.read_zones(False)  # no game yet, as a service starts
     for frame in frames:
         while changes and changes[0][0] <= frame.t:
-            game = changes.pop(0)[1]
-            last = game or last
-            pipeline.read_pip_dice(reads_pip_dice(game, last))
-            pipeline.read_zones(reads_zones(game))
+            reads = camera_game.follow(changes.pop(0)[1])
+            pipeline.read_pip_dice(reads.pip_dice)
+            pipeline.read_zones(reads.zones)
         yield frame
 
 

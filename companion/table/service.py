@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from ..config import Settings
 from ..events import CameraHealth, DieReading, Event, SensorHealth
-from .camera_game import reads_pip_dice, reads_zones
+from .camera_game import CameraGame
 from .journal import Journal
 from .owner import Table
 
@@ -33,7 +33,7 @@ class Service:
         self.sensors: Any = None
         self.demo_player: Any = None
         self._told: tuple[Any, ...] | None = None
-        self._last_game: str | None = None  # the game last on the table since the service started
+        self._camera_game = CameraGame()
         journal_dir = self.state_dir / "demo-journal" if demo else self.state_dir
         self.journal = Journal(journal_dir, fresh=demo)
         self.table = Table(self.journal, on_loop=on_loop, tap=tap)
@@ -78,14 +78,13 @@ class Service:
         """The camera is told whether the game on the table takes pip dice and whether it reads the dice zones
         (Banana Matcho's), and each roll the game takes, as the camera saw its dice (typed after a question
         included): dice left of it are then not a new roll, and the dice of a roll it only asked about are."""
-        game = _game_name(view)
-        self._last_game = game or self._last_game
+        reads = self._camera_game.follow(_game_name(view))
         read_pip_dice = getattr(self.camera, "read_pip_dice", None)
         if read_pip_dice is not None:
-            read_pip_dice(reads_pip_dice(game, self._last_game))
+            read_pip_dice(reads.pip_dice)
         pipeline = getattr(self.camera, "pipeline", None)
         if pipeline is not None:
-            pipeline.read_zones(reads_zones(game))
+            pipeline.read_zones(reads.zones)
         taken, dice = _roll_taken(view)
         if taken is None or taken == self._told:
             return
@@ -100,9 +99,9 @@ class Service:
 
             view = self.table.view()  # told before the camera's first frame
             taken, dice = _roll_taken(view)
+            reads = self._camera_game.follow(_game_name(view))
             self.camera = open_camera(self.settings, self.table.submit, record_dir=self.record_dir, last_roll=dice,
-                                      pip_dice=reads_pip_dice(_game_name(view)),
-                                      zones_read=reads_zones(_game_name(view)))
+                                      pip_dice=reads.pip_dice, zones_read=reads.zones)
             self._told = taken
             self.table.listen(self._tell_the_camera)
             self._tell_the_camera(self.table.view())  # a game started or ended while the camera opened

@@ -103,3 +103,64 @@ def test_cli_bad_input_is_one_line_and_exit_2(run_cli, drawn, message):
 def test_explain_is_not_offered_for_magic_mountain(run_cli):
     code, _, err = run_cli("explain", "magic-mountain", "red")
     assert code == 2 and err == "companion explain: explain is not available for magic-mountain\n"
+
+
+def _cli_args_for(state):
+    """The command line that describes `state`: the balls down, the ball in play and where, every figure moved."""
+    start = GAME.new_state(player_names(len(state.players))).positions
+    args = ["--drawn", ",".join(state.drawn), "--ball", state.ball]
+    if state.opening is not None:
+        args += ["--opening", str(state.opening)]
+    moved = [f"{f}={'goal' if p == state.board.goal else p}" for f, p in state.positions.items() if p != start[f]]
+    return args + (["--figures", *moved] if moved else [])
+
+
+def test_cli_describes_a_ball_in_play_as_the_page_shows_it(run_cli):
+    """Whole random games, stopped with a ball drawn (in hand) or in an opening (on its way down): the command line
+    answers the page's odds for that state, and says where the ball is."""
+    rng = random.Random(11)
+    seen = Counter()
+    for _ in range(12):
+        state = GAME.new_state(player_names(3))
+        while not state.is_over():
+            random_step(state, rng)
+            if state.phase in ("opening", "hits") and rng.random() < 0.3:
+                code, out, err = run_cli("odds", "magic-mountain", *_cli_args_for(state), "--json")
+                assert code == 0, err
+                result = json.loads(out)
+                assert result.pop("opening") == state.opening
+                assert result == odds_for_state(state)
+                seen[state.phase] += 1
+                seen["figures moved"] += any(f.startswith("--figures") for f in _cli_args_for(state))
+    assert seen["opening"] >= 10 and seen["hits"] >= 10 and seen["figures moved"] >= 10
+
+
+def test_cli_text_with_a_ball_in_play(run_cli):
+    code, out, _ = run_cli("odds", "magic-mountain", "--drawn", "red", "--ball", "Blue", "--opening", "3",
+                           "--figures", "S1=7", "W4=goal")
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[:3] == ["The blue ball is in play (in opening 3).",
+                         "The ball after this one: yellow 1/3 (33.3%), purple 1/3 (33.3%), white 1/3 (33.3%)",
+                         "Where the blue ball sends the first figure it hits:"]
+    assert "Student 1 on space 7: blue → 13" in lines and not any(line.startswith("Witch 4") for line in lines)
+    code, out, _ = run_cli("odds", "magic-mountain", "--ball", "white")
+    assert code == 0 and out.splitlines()[0] == "The white ball is in play (drawn, not yet put in)."
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--drawn", "red", "--ball", "red"], "the red ball is in play: it is not among the balls down (--drawn)"),
+    (["--ball", "green"], "unknown ball colour 'green'; the balls are red, yellow, blue, purple, white"),
+    (["--opening", "2"], "--opening 2 needs --ball: which ball went in?"),
+    (["--ball", "blue", "--opening", "7"], "the openings are numbered 1 to 6, got 7"),
+    (["--figures", "X=5"], "expected FIGURE=SPACE like S1=7 or W2=goal, the figures being S1, S2, S3, S4, S5, S6, "
+                           "W1, W2, W3, W4; got 'X=5'"),
+    (["--figures", "S1=31"], "a figure stands on a space 1 to 30 or on the goal, got 'S1=31'"),
+    (["--figures", "S1=3", "s1=4"], "--figures gives S1 twice (S1=3, s1=4); give it once"),
+    (["--figures", "S1=5"], "space 5 holds S1 and S5: a space holds one figure"),
+    (["--figures", "W1=goal", "W2=goal", "W3=goal"], "3 witches on the goal tile: that game is over"),
+])
+def test_cli_refuses_a_ball_or_figures_that_cannot_be(run_cli, args, message):
+    code, out, err = run_cli("odds", "magic-mountain", *args, "--json")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert err.startswith(f"companion odds: {message}"), err

@@ -234,3 +234,98 @@ def test_odds_of_a_roll_count_the_bonus_token_still_in_the_supply(run_cli):
 def test_odds_refuse_a_bonus_supply_that_cannot_be(run_cli, args, message):
     code, out, err = run_cli("odds", "mountain-goats", *args)
     assert code == 2 and out == "" and message in err
+
+
+def _cli_args_for(state):
+    """The command line that describes `state` to its player on turn ("You", the others numbered on from them)."""
+    players = len(state.players)
+    number = {(state.current + k) % players: k + 1 for k in range(players)}
+    mine = state.current
+    args = ["--big-mountain", "--players", str(players), "--bonus-left", *map(str, state.bonus_left),
+            "--tokens-left", *[f"{m}={left}" for m, left in zip(MOUNTAINS, state.tokens_left)]]
+    goats = [f"{m}={p}" for m, p in zip(MOUNTAINS, state.pos[mine]) if p >= 0]
+    held = [f"{m}={n}" for m, n in zip(MOUNTAINS, state.held[mine])]
+    big_goats = [f"{m}={space}" for space, (owner, m) in state.big.items() if owner == mine]
+    others = [f"{space}={number[owner]}" for space, (owner, _) in state.big.items() if owner != mine]
+    for option, values in (("--goats", goats), ("--held", held), ("--big-goats", big_goats), ("--others-big", others)):
+        if values:
+            args += [option, *values]
+    return args, [number[p] - 1 for p in range(players)]
+
+
+def _big_mountain_games_in_play():
+    """States met in whole random Big Mountain games: a player about to roll, goats on the Big Mountain."""
+    import random
+
+    from companion.games.simulate import random_step
+    from companion.games.api import CHANCE
+    found = []
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = GAME.new_state(["Ada", "Ben", "Cleo"][: 2 + seed % 2], {"big_mountain": True})
+        while not state.is_over() and len(found) < 3 * (seed + 1):
+            random_step(state, rng)
+            if state.current_player() == CHANCE and len(state.big) >= 2 and rng.random() < 0.2:
+                found.append(state.clone())
+    return found
+
+
+def _without_text(moves):
+    """The moves' figures; their words name the other players as each side numbers them."""
+    return [{k: v for k, v in move.items() if k != "text"} for move in moves]
+
+
+def test_odds_describe_a_big_mountain_game_as_the_page_shows_it(run_cli):
+    """Goats of every player on the Big Mountain: the command line answers what the page's odds say for the player
+    on turn, before the roll and for a roll, with the Big Mountain points in the order it numbers the players."""
+    import random
+    rng = random.Random(7)
+    states = _big_mountain_games_in_play()
+    assert len(states) >= 10 and any(owner != s.current for s in states for owner, _ in s.big.values())
+    for state in states:
+        args, order = _cli_args_for(state)
+        page = odds_for_state(state)
+        code, out, err = run_cli("odds", "mountain-goats", *args, "--json")
+        assert code == 0, err
+        result = json.loads(out)
+        assert result["next_roll"] == page["next_roll"] and result["token_chances"] == page["token_chances"]
+        points = [0] * len(order)
+        for player, cli_index in enumerate(order):
+            points[cli_index] = page["big_mountain_points"][player]
+        assert result["big_mountain_points"] == points
+        roll = [rng.randint(1, 6) for _ in range(4)]
+        rolled = state.clone()
+        rolled.apply(Roll(tuple(roll)))
+        code, out, err = run_cli("odds", "mountain-goats", *args, "--roll", *map(str, roll), "--json")
+        assert code == 0, err
+        page_moves = odds_for_state(rolled)["moves"]
+        assert _without_text(json.loads(out)["moves"]) == _without_text(page_moves)
+
+
+def test_odds_text_names_the_big_mountain_points(run_cli):
+    code, out, _ = run_cli("odds", "mountain-goats", "--big-mountain", "--players", "3", "--big-goats", "9=20",
+                           "--others-big", "22=2", "15=3")
+    assert code == 0
+    assert "  Big Mountain points if the game ended now: You 12, Player 2 16, Player 3 8" in out.splitlines()
+    assert "20 0.0%" in out and "22 0.0%" in out and "15 0.0%" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--big-goats", "9=20"], "--big-goats 9=20 places goats on the Big Mountain: add --big-mountain"),
+    (["--others-big", "18=2"], "--others-big 18=2 places goats on the Big Mountain: add --big-mountain"),
+    (["--big-mountain", "--big-goats", "9=30"], "the Big Mountain's spaces are numbered 11 to 24, got '9=30'"),
+    (["--big-mountain", "--big-goats", "4=20"], "mountains are numbered 5 to 10, got '4=20'"),
+    (["--big-mountain", "--big-goats", "9=20", "9=21"], "--big-goats gives mountain 9 twice (9=20, 9=21)"),
+    (["--big-mountain", "--big-goats", "9=20", "--others-big", "20=2"], "Big Mountain space 20 is given twice"),
+    (["--big-mountain", "--goats", "9=1", "--big-goats", "9=20"],
+     "your goat of mountain 9 cannot stand on its path (--goats 9=1) and on the Big Mountain (--big-goats 9=20)"),
+    (["--big-mountain", "--others-big", "20=1"],
+     "the other players are 2 to 4; your own goats are given by --big-goats"),
+    (["--big-mountain", "--players", "2", "--others-big", "20=3"], "--others-big 20=3: the other player is 2"),
+    (["--big-mountain", "--others-big", "x=2"], "expected SPACE=PLAYER like 18=2, got 'x=2'"),
+    (["--big-mountain", "--players", "2", "--others-big", *[f"{s}=2" for s in range(11, 18)]],
+     "player 2 has 6 goats: --others-big puts more on the Big Mountain"),
+])
+def test_odds_refuse_big_mountain_goats_that_cannot_be(run_cli, args, message):
+    code, out, err = run_cli("odds", "mountain-goats", *args, "--json")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and message in err, err

@@ -17,6 +17,7 @@ from companion.table.owner import Table
 from companion.vision.live import DicePipeline
 from companion.vision.sources import LiveSource
 from tests.table.banana_dice import table_image, teach, tracker
+from tests.table.usb_camera import wait_for
 
 CO, ST = "coconut", "starfruit"
 
@@ -36,15 +37,6 @@ class FrozenCamera:
 
     def close(self):
         pass
-
-
-def wait_for(predicate, timeout=10.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return bool(predicate())
 
 
 @pytest.fixture

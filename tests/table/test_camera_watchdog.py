@@ -18,13 +18,9 @@ from companion.table import camera as camera_module
 from companion.table.camera import CameraFeed
 from companion.vision.live import DicePipeline
 from companion.vision.sources import CameraMissing, LiveSource
+from tests.table.usb_camera import NoisyCapture, noisy, usb_camera_service, wait_for
 
 FAST = dict(stuck_after_s=0.5, check_every_s=0.03)
-
-
-def noisy(rng: np.random.Generator, value: int = 90) -> np.ndarray:
-    """A still tray seen by a good camera: the same scene, never the same bits (sensor noise)."""
-    return (value + rng.integers(0, 3, (48, 64, 3))).astype(np.uint8)
 
 
 class ScriptedCamera:
@@ -75,15 +71,6 @@ def live_feed(camera: ScriptedCamera, heard: list, **options) -> CameraFeed:
 
 def health(heard: list) -> list[CameraHealth]:
     return [e for e in list(heard) if isinstance(e, CameraHealth)]
-
-
-def wait_for(predicate, timeout: float = 5.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.01)
-    return bool(predicate())
 
 
 @pytest.mark.parametrize("name, check", [("usb:0", "v4l2-ctl --list-devices"),
@@ -270,25 +257,13 @@ class OneDie:
 
 def test_the_service_names_a_stuck_usb_camera_on_the_page(tmp_path, monkeypatch):
     """open_camera makes a usb:N camera a live one, watched."""
-    import cv2
-    import companion.vision.readers as readers
-    from companion.config import load_settings
-    from companion.table.service import Service
     from companion.web.app import create_app
 
     release = threading.Event()
     reads = {"n": 0}
-    rng = np.random.default_rng(5)
 
-    class FakeCapture:
-        def __init__(self, index, *a):
-            pass
-
-        def isOpened(self):
-            return True
-
-        def set(self, *a):
-            return True
+    class StopsAfterFive(NoisyCapture):
+        rng = np.random.default_rng(5)
 
         def grab(self):
             reads["n"] += 1
@@ -298,20 +273,10 @@ def test_the_service_names_a_stuck_usb_camera_on_the_page(tmp_path, monkeypatch)
             time.sleep(0.005)
             return True
 
-        def retrieve(self):
-            return True, noisy(rng)
-
-        def release(self):
-            pass
-
-    monkeypatch.setattr(cv2, "VideoCapture", FakeCapture)
-    monkeypatch.setattr(readers, "get_reader", lambda kind="pips", **o: OneDie())
     monkeypatch.setattr(camera_module, "STUCK_AFTER_S", 0.5, raising=False)
     monkeypatch.setattr(camera_module, "CHECK_EVERY_S", 0.03, raising=False)
-    settings = load_settings(env={}, overrides={"service": {"state_dir": str(tmp_path / "games")},
-                                                "sensors": {"backend": "none"},
-                                                "camera": {"source": "usb:0", "width": 64, "height": 48}})
-    service = Service(settings).start()
+    service = usb_camera_service(tmp_path, monkeypatch, StopsAfterFive, lambda kind="pips", **o: OneDie(),
+                                 width=64, height=48)
     try:
         assert wait_for(lambda: service.camera.pipeline.frames == 5)
         assert wait_for(lambda: (service.table.view()["health"].get("camera") or {}).get("state") not in (None, "ok"),

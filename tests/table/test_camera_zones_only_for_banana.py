@@ -10,17 +10,8 @@ import time
 
 import numpy as np
 
-import companion.vision.readers as readers
-from companion.config import load_settings
-from companion.table.service import Service
 from tests.table.banana_dice import ZONE_TEXT
-
-
-def wait_for(predicate, timeout: float = 5.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end and not predicate():
-        time.sleep(0.01)
-    return bool(predicate())
+from tests.table.usb_camera import NoisyCapture, usb_camera_service, wait_for
 
 
 class NoDice:
@@ -33,39 +24,23 @@ class NoDice:
 
 
 def test_the_zones_are_read_only_while_banana_matcho_is_played(tmp_path, monkeypatch):
-    import cv2
-
     step = threading.Semaphore(0)
-    rng = np.random.default_rng(3)
 
-    class SteppedCapture:  # a USB camera that films one frame each time the test says so
-        def __init__(self, index, *a):
-            pass
-
-        def isOpened(self):
-            return True
-
-        def set(self, *a):
-            return True
+    class SteppedCapture(NoisyCapture):  # a USB camera that films one frame each time the test says so
+        rng = np.random.default_rng(3)
+        shape = (720, 1280, 3)
 
         def grab(self):
             step.acquire()
             time.sleep(0.005)  # it waited for its picture
             return True
 
-        def retrieve(self):
-            return True, (90 + rng.integers(0, 3, (720, 1280, 3))).astype(np.uint8)
-
         def release(self):
             step.release()
 
     zone_reader = NoDice()
-    monkeypatch.setattr(cv2, "VideoCapture", SteppedCapture)
-    monkeypatch.setattr(readers, "get_reader", lambda kind="pips", **o: NoDice() if kind == "pips" else zone_reader)
-    settings = load_settings(env={}, overrides={"service": {"state_dir": str(tmp_path)},
-                                                "sensors": {"backend": "none"},
-                                                "camera": {"source": "usb:0", "zones": ZONE_TEXT}})
-    service = Service(settings).start()
+    service = usb_camera_service(tmp_path, monkeypatch, SteppedCapture,
+                                 lambda kind="pips", **o: NoDice() if kind == "pips" else zone_reader, zones=ZONE_TEXT)
 
     def frames(n):
         before = service.camera.pipeline.frames

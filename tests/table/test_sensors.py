@@ -154,8 +154,7 @@ def test_a_squeak_before_anyone_rolled_the_next_duel_is_asked_and_judged_on_no_d
     slap(backend, kit, clock)
     settle()
     view = table.view()
-    assert view["question"]["text"].startswith("The banana squeaked, but the dice lie as they did when the last "
-                                               "duel ended")
+    assert view["question"]["text"].startswith("The banana squeaked, but the dice lie as the last duel left them")
     assert view["game"]["scores"] == [0, 1], "the three Matchos of the last duel are not Ada's now"
     assert table.request({"do": "choose", "option": "fruit"}).ok
     assert table.view()["game"]["scores"] == [0, 0], "Ben, squeaking on nothing, goes one space down"

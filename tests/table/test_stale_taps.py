@@ -2,12 +2,15 @@
 arrives after the camera read a roll, never play twice or into the next player's turn."""
 from __future__ import annotations
 
+import pytest
+
 from companion.events import DiceSettled, DieReading
 from companion.table.journal import Journal
 from companion.table.owner import Table
 from companion.table.recording import EventRecorder, read_events, replay
 
 START = {"do": "start", "game": "fake-race", "players": [{"name": "Ada"}, {"name": "Ben"}]}
+GOATS = {"do": "start", "game": "mountain-goats", "players": [{"name": "Ada"}, {"name": "Ben"}]}
 MOVED_ON = "the game moved on before your tap arrived"
 
 
@@ -16,66 +19,70 @@ def roll(t, *values):
                                        for i, v in enumerate(values)))
 
 
-def test_two_phones_tapping_at_once_play_once_and_undo_once(tmp_path):
+@pytest.fixture
+def table(tmp_path):
     table = Table(Journal(tmp_path)).start()
-    try:
-        assert table.request(START).ok
-        assert table.submit(roll(1, 3, 4)).result(5).ok
-        seen = table.view()["step"]
-        first = table.request({"do": "play", "action": {"kind": "pass"}, "seen": seen})
-        second = table.request({"do": "play", "action": {"kind": "pass"}, "seen": seen})
-        assert first.ok and not second.ok and second.message.startswith(MOVED_ON)
-        game = table.view()["game"]
-        assert [step["text"] for step in game["history"]] == ["Rolled 3 and 4", "Pass"]
-
-        seen = table.view()["step"]
-        assert table.request({"do": "undo", "seen": seen}).ok
-        assert not table.request({"do": "undo", "seen": seen}).ok, "one undo tapped on two phones undoes one step"
-        assert len(table.view()["game"]["history"]) == 1
-    finally:
-        table.stop()
+    yield table
+    table.stop()
 
 
-def test_a_correction_tapped_while_the_camera_read_the_next_roll_is_refused(tmp_path):
-    table = Table(Journal(tmp_path)).start()
-    try:
-        assert table.request(START).ok
-        assert table.submit(roll(1, 3, 4)).result(5).ok
-        assert table.request({"do": "play", "action": {"kind": "pass"}}).ok
-        seen = table.view()["step"]  # the page shows Ada's roll of 3 and 4
-        assert table.submit(roll(2, 6, 6)).result(5).ok  # Ben rolls before the tap arrives
-        late = table.request({"do": "correct", "index": 0, "value": 5, "seen": seen})
-        assert not late.ok and late.message.startswith(MOVED_ON)
-        assert table.view()["game"]["last_reading"]["values"] == [6, 6]
-        fresh = table.request({"do": "correct", "index": 0, "value": 5, "seen": table.view()["step"]})
-        assert fresh.ok and table.view()["game"]["last_reading"]["values"] == [5, 6]
-    finally:
-        table.stop()
+def race_rolled(table) -> None:
+    """A race on Ada's turn: she rolled 3 and 4."""
+    assert table.request(START).ok
+    assert table.submit(roll(1, 3, 4)).result(5).ok
 
 
-def test_what_does_not_change_the_game_keeps_a_tap_valid(tmp_path):
+def goats_with_a_kept_roll(table) -> None:
+    """Mountain Goats: Ada's roll of 1 2 3 4 taken, then Ben's read before she tapped her move: kept."""
+    assert table.request(GOATS).ok
+    assert table.request({"do": "dice", "values": [1, 2, 3, 4]}).ok
+    assert table.submit(roll(5, 5, 5, 6, 6)).result(5).ok
+
+
+def test_two_phones_tapping_at_once_play_once_and_undo_once(table):
+    race_rolled(table)
+    seen = table.view()["step"]
+    first = table.request({"do": "play", "action": {"kind": "pass"}, "seen": seen})
+    second = table.request({"do": "play", "action": {"kind": "pass"}, "seen": seen})
+    assert first.ok and not second.ok and second.message.startswith(MOVED_ON)
+    game = table.view()["game"]
+    assert [step["text"] for step in game["history"]] == ["Rolled 3 and 4", "Pass"]
+
+    seen = table.view()["step"]
+    assert table.request({"do": "undo", "seen": seen}).ok
+    assert not table.request({"do": "undo", "seen": seen}).ok, "one undo tapped on two phones undoes one step"
+    assert len(table.view()["game"]["history"]) == 1
+
+
+def test_a_correction_tapped_while_the_camera_read_the_next_roll_is_refused(table):
+    race_rolled(table)
+    assert table.request({"do": "play", "action": {"kind": "pass"}}).ok
+    seen = table.view()["step"]  # the page shows Ada's roll of 3 and 4
+    assert table.submit(roll(2, 6, 6)).result(5).ok  # Ben rolls before the tap arrives
+    late = table.request({"do": "correct", "index": 0, "value": 5, "seen": seen})
+    assert not late.ok and late.message.startswith(MOVED_ON)
+    assert table.view()["game"]["last_reading"]["values"] == [6, 6]
+    fresh = table.request({"do": "correct", "index": 0, "value": 5, "seen": table.view()["step"]})
+    assert fresh.ok and table.view()["game"]["last_reading"]["values"] == [5, 6]
+
+
+def test_what_does_not_change_the_game_keeps_a_tap_valid(table):
     from companion.events import CameraHealth
 
-    table = Table(Journal(tmp_path)).start()
-    try:
-        assert table.request(START).ok
-        assert table.submit(roll(1, 3, 4)).result(5).ok
-        seen = table.view()["step"]
-        assert table.submit(CameraHealth(t=2, state="lost", message="cannot open USB camera 0")).result(5).ok
-        assert table.view()["step"] == seen
-        assert table.request({"do": "play", "action": {"kind": "pass"}, "seen": seen}).ok
-        assert table.request({"do": "undo"}).ok, "a request without `seen` (a script) is taken as it comes"
-        assert not table.request({"do": "undo", "seen": 7}).ok
-    finally:
-        table.stop()
+    race_rolled(table)
+    seen = table.view()["step"]
+    assert table.submit(CameraHealth(t=2, state="lost", message="cannot open USB camera 0")).result(5).ok
+    assert table.view()["step"] == seen
+    assert table.request({"do": "play", "action": {"kind": "pass"}, "seen": seen}).ok
+    assert table.request({"do": "undo"}).ok, "a request without `seen` (a script) is taken as it comes"
+    assert not table.request({"do": "undo", "seen": 7}).ok
 
 
 def test_a_recorded_session_with_a_refused_late_tap_replays_to_the_same_game(tmp_path):
     recorder = EventRecorder(tmp_path / "session")
     table = Table(Journal(tmp_path / "live"), tap=recorder).start()
     try:
-        table.request({"do": "start", "game": "fake-race", "players": [{"name": "Ada"}, {"name": "Ben"}]})
-        table.submit(roll(1, 3, 4)).result(5)
+        race_rolled(table)
         seen = table.view()["step"]
         assert table.request({"do": "play", "action": {"kind": "pass"}, "seen": seen}).ok
         assert not table.request({"do": "play", "action": {"kind": "pass"}, "seen": seen}).ok
@@ -95,23 +102,16 @@ def test_a_recorded_session_with_a_refused_late_tap_replays_to_the_same_game(tmp
         again.stop()
 
 
-def test_two_phones_undoing_a_kept_roll_at_once_take_back_the_roll_only(tmp_path):
+def test_two_phones_undoing_a_kept_roll_at_once_take_back_the_roll_only(table):
     """Mountain Goats: Ben's roll, read before Ada tapped her move, is kept; both phones tap Undo on the same
     page. The first drops the kept roll; the second is refused, not taken as an undo of Ada's roll."""
-    table = Table(Journal(tmp_path)).start()
-    try:
-        assert table.request({"do": "start", "game": "mountain-goats",
-                              "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
-        assert table.request({"do": "dice", "values": [1, 2, 3, 4]}).ok
-        assert table.submit(roll(5, 5, 5, 6, 6)).result(5).ok
-        assert "kept" in table.view()["notice"]
-        seen, steps = table.view()["step"], table.view()["game"]["history_count"]
-        first = table.request({"do": "undo", "seen": seen})
-        second = table.request({"do": "undo", "seen": seen})
-        assert first.ok and not second.ok and second.message.startswith(MOVED_ON)
-        assert table.view()["game"]["history_count"] == steps, "Ada's roll stays"
-    finally:
-        table.stop()
+    goats_with_a_kept_roll(table)
+    assert "kept" in table.view()["notice"]
+    seen, steps = table.view()["step"], table.view()["game"]["history_count"]
+    first = table.request({"do": "undo", "seen": seen})
+    second = table.request({"do": "undo", "seen": seen})
+    assert first.ok and not second.ok and second.message.startswith(MOVED_ON)
+    assert table.view()["game"]["history_count"] == steps, "Ada's roll stays"
 
 
 def test_an_older_version_playing_on_leaves_undo_nothing_stale_to_take_back(tmp_path):
@@ -121,10 +121,7 @@ def test_an_older_version_playing_on_leaves_undo_nothing_stale_to_take_back(tmp_
     not a kept roll to bring back for a game that has moved on."""
     table = Table(Journal(tmp_path)).start()
     try:
-        assert table.request({"do": "start", "game": "mountain-goats",
-                              "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
-        assert table.request({"do": "dice", "values": [1, 2, 3, 4]}).ok
-        assert table.submit(roll(5, 5, 5, 6, 6)).result(5).ok
+        goats_with_a_kept_roll(table)
         game_id = table.game.id
     finally:
         table.stop()
@@ -144,27 +141,22 @@ def test_an_older_version_playing_on_leaves_undo_nothing_stale_to_take_back(tmp_
         table.stop()
 
 
-def test_a_tap_sent_with_the_step_as_pages_named_it_before_undo_counted_questions_is_played(tmp_path):
+def test_a_tap_sent_with_the_step_as_pages_named_it_before_undo_counted_questions_is_played(table):
     """The page's step token now also counts what undo can take back with no step (a question asked, an event
     kept). Recordings made before carry the token without it: their answer to a question must still play (the
     replay of an old recording ended a step short), while an Undo needs the token that counts it."""
     from companion.table.view import step_token
 
-    table = Table(Journal(tmp_path)).start()
-    try:
-        assert table.request({"do": "start", "game": "mountain-goats",
-                              "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
-        unsure = tuple(DieReading(v, (40.0 * i, 10.0), (0, 0, 9, 9), 0.9, unsure=not i)
-                       for i, v in enumerate([1, 2, 3, 4]))
-        table.submit(DiceSettled(t=1, dice=unsure)).result(5)
-        view = table.view()
-        assert view["question"] is not None, view["notice"]
-        as_before = step_token(view["game"], view["question"])
-        assert as_before != view["step"]
-        undo = table.request({"do": "undo", "seen": as_before})
-        assert not undo.ok and undo.message.startswith(MOVED_ON)
-        answer = table.request({"do": "dice", "values": [1, 2, 3, 4], "seen": as_before})
-        assert answer.ok, answer.message
-        assert table.view()["game"]["history_count"] == 1
-    finally:
-        table.stop()
+    assert table.request(GOATS).ok
+    unsure = tuple(DieReading(v, (40.0 * i, 10.0), (0, 0, 9, 9), 0.9, unsure=not i)
+                   for i, v in enumerate([1, 2, 3, 4]))
+    table.submit(DiceSettled(t=1, dice=unsure)).result(5)
+    view = table.view()
+    assert view["question"] is not None, view["notice"]
+    as_before = step_token(view["game"], view["question"])
+    assert as_before != view["step"]
+    undo = table.request({"do": "undo", "seen": as_before})
+    assert not undo.ok and undo.message.startswith(MOVED_ON)
+    answer = table.request({"do": "dice", "values": [1, 2, 3, 4], "seen": as_before})
+    assert answer.ok, answer.message
+    assert table.view()["game"]["history_count"] == 1

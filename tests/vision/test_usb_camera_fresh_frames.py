@@ -74,12 +74,17 @@ class QueuingDriver:
         return self.start_ns + int(np.frombuffer(image.reshape(-1)[:4].tobytes(), np.uint32)[0]) * PERIOD_NS
 
 
-@pytest.mark.parametrize("busy_ms", [10, 100, 150, 400])
-def test_a_usb_camera_read_slowly_gives_the_picture_of_the_moment_it_is_stamped_with(monkeypatch, busy_ms):
+def usb_camera_on_a_fake_clock(monkeypatch) -> tuple[FakeClock, QueuingDriver, LiveSource]:
+    """The live source of camera usb:0, its V4L2 driver modelled, on a fake clock that only the test moves."""
     clock = FakeClock()
     driver = QueuingDriver(clock)
     monkeypatch.setattr("cv2.VideoCapture", lambda index: driver)
-    source = LiveSource(VideoCaptureCamera(0, clock=clock.seconds), clock=clock.ns, sleep=lambda s: None)
+    return clock, driver, LiveSource(VideoCaptureCamera(0, clock=clock.seconds), clock=clock.ns, sleep=lambda s: None)
+
+
+@pytest.mark.parametrize("busy_ms", [10, 100, 150, 400])
+def test_a_usb_camera_read_slowly_gives_the_picture_of_the_moment_it_is_stamped_with(monkeypatch, busy_ms):
+    clock, driver, source = usb_camera_on_a_fake_clock(monkeypatch)
     ages_ms = []
     for n, frame in zip(range(20), source):
         ages_ms.append((frame.t - driver.filmed_at(frame.image)) / 1e6)
@@ -89,10 +94,7 @@ def test_a_usb_camera_read_slowly_gives_the_picture_of_the_moment_it_is_stamped_
 
 def test_a_usb_camera_read_in_time_is_read_at_its_full_rate(monkeypatch):
     """Throwing queued pictures away never costs a picture that came while the pipeline kept up."""
-    clock = FakeClock()
-    driver = QueuingDriver(clock)
-    monkeypatch.setattr("cv2.VideoCapture", lambda index: driver)
-    source = LiveSource(VideoCaptureCamera(0, clock=clock.seconds), clock=clock.ns, sleep=lambda s: None)
+    clock, driver, source = usb_camera_on_a_fake_clock(monkeypatch)
     filmed = []
     for n, frame in zip(range(30), source):
         filmed.append(driver.filmed_at(frame.image))

@@ -15,6 +15,8 @@ pytestmark = pytest.mark.browser
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parents[2] / "out" / "browser"
 VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 860}}
+NARROW = {"width": 320, "height": 640}  # the narrowest phone
+DOUBLE_TEXT = "html { font-size: 32px !important; }"  # 200 % text: the root font 32 px, Android's largest "font size"
 GAMES = {"matterhorn": "Matterhorn", "mountain-goats": "Mountain Goats", "magic-mountain": "Magic Mountain",
          "banana-matcho": "Banana Matcho"}
 
@@ -39,12 +41,16 @@ def new_page(browser, viewport):
     return browser.new_page(viewport=viewport, device_scale_factor=1, bypass_csp=True)
 
 
-def open_page(browser, base, viewport):
-    page = new_page(browser, VIEWPORTS[viewport])
+def open_page(browser, base, viewport, ready="#link.on", text=""):
+    """The page on a screen (`viewport`: a name in VIEWPORTS, or a size), loaded until `ready` shows; `text`: a style
+    its reader set (larger text). Returns (the page, the script errors it throws)."""
+    page = new_page(browser, VIEWPORTS[viewport] if isinstance(viewport, str) else viewport)
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(base + "/")
-    page.wait_for_selector("#link.on")
+    page.wait_for_selector(ready)
+    if text:
+        page.add_style_tag(content=text)
     return page, errors
 
 

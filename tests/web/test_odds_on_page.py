@@ -3,16 +3,17 @@ the same position; the buttons stay big enough to tap, and on the 7-inch screen 
 from __future__ import annotations
 
 import json
+import math
 import re
 import urllib.request
 
 import pytest
 
-from .test_browser import SHOTS, browser, new_page  # noqa: F401  (the shared Chromium fixture)
+from .test_browser import SHOTS, browser  # noqa: F401  (the shared Chromium fixture)
+from .test_browser import open_page as open_browser_page
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
 SEVEN_INCH = {"width": 800, "height": 480}
 
 
@@ -41,13 +42,8 @@ def cli_json(run_cli, *args):
     return json.loads(out)
 
 
-def open_page(browser, base, viewport=PHONE):  # noqa: F811
-    page = new_page(browser, viewport)
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(base + "/")
-    page.wait_for_selector("#live:not([hidden])")
-    return page, errors
+def open_page(browser, base, viewport="phone"):  # noqa: F811
+    return open_browser_page(browser, base, viewport, ready="#live:not([hidden])")
 
 
 def chances(locator):
@@ -181,6 +177,48 @@ def test_mountain_goats_big_mountain_standing_is_not_sold_as_points(browser, ser
         page.close()
 
 
+def said_as_percent(p):
+    """A chance as the odds box says it (odds.js `percent`, rounding halves up as JavaScript does)."""
+    if p <= 0 or p >= 1:
+        return "0%" if p <= 0 else "100%"
+    if p < 0.01 or p > 0.99:
+        return "less than 1%" if p < 0.01 else "more than 99%"
+    return f"{math.floor(p * 100 + 0.5)}%"
+
+
+def test_mountain_goats_with_goats_on_the_big_mountain_shows_what_companion_odds_says(browser, served,  # noqa: F811
+                                                                                     run_cli):
+    """Ada, Ben and Cy each sent a goat to the Big Mountain (22, 19, 16); Ada is about to roll. What the page shows
+    her (the Big Mountain spaces she can reach, the points if the game ended now, her token chances) is what
+    `companion odds mountain-goats` answers when told where those goats stand."""
+    base, _ = served()
+    players = [{"name": n, "colour": c} for n, c in (("Ada", "red"), ("Ben", "blue"), ("Cy", "green"))]
+    post(base, {"do": "start", "game": "mountain-goats", "players": players, "variants": {"big_mountain": True}})
+    for roll, space, mountain in (([6, 6, 5, 5], 22, 10), ([6, 6, 6, 1], 19, 9), ([4, 4, 4, 4], 16, 8)):
+        state = play(base, post(base, {"do": "dice", "values": roll}), kind="move", steps=[], big=[[space, mountain]])
+    expected = cli_json(run_cli, "mountain-goats", "--players", "3", "--big-mountain", "--big-goats", "10=22",
+                        "--others-big", "19=2", "16=3")
+    odds = state["game"]["odds"]
+    assert odds["player"] == 0 and odds["next_roll"] == expected["next_roll"]
+    assert odds["token_chances"] == expected["token_chances"]
+    assert odds["big_mountain_points"] == expected["big_mountain_points"] == [16, 12, 8]
+    spaces = expected["next_roll"]["big_mountain_spaces"]
+    assert spaces["22"]["probability"] == spaces["19"]["probability"] == spaces["16"]["probability"] == 0
+    page, errors = open_page(browser, base)
+    try:
+        mountains = [str(m) for m in range(5, 11)]
+        assert chances(page.locator("#tip td[data-odds=token]")) == [
+            expected["token_chances"][m]["probability"] for m in mountains]
+        page.click("#odds-box summary")
+        big = page.locator("#odds table", has=page.locator("caption", has_text="The Big Mountain"))
+        shown = dict(zip(big.locator("tbody th").all_text_contents(), big.locator("tbody td").all_text_contents()))
+        assert shown == {f"Space {s}": said_as_percent(c["probability"]) for s, c in spaces.items()}
+        assert "Big Mountain points if the game ended now: Ada 16, Ben 12 and Cy 8." in page.text_content("#odds")
+        assert errors == []
+    finally:
+        page.close()
+
+
 def test_banana_matcho_shows_both_rollers_chances(browser, served, run_cli):  # noqa: F811
     base, _ = served()
     start(base, "banana-matcho")
@@ -207,13 +245,13 @@ def test_magic_mountain_shows_the_next_ball_and_where_a_hit_sends_each_figure(br
     base, _ = served()
     start(base, "magic-mountain")
     post(base, {"do": "dice", "values": ["yellow"]})
-    expected = cli_json(run_cli, "magic-mountain", "--drawn", "yellow")
+    expected = cli_json(run_cli, "magic-mountain", "--ball", "yellow")
     page, errors = open_page(browser, base, SEVEN_INCH)
     try:
         head = page.locator("#tip th[data-odds=next-ball]")
         shown = dict(zip(head.all_text_contents(), chances(head)))
         assert shown == {"red25%": 0.25, "yellowin hand": 0.0, "blue25%": 0.25, "purple25%": 0.25, "white25%": 0.25}
-        assert {b["colour"]: b["probability"] for b in expected["next_ball"]} == {
+        assert expected["ball"] == "yellow" and {b["colour"]: b["probability"] for b in expected["next_ball"]} == {
             "red": 0.25, "blue": 0.25, "purple": 0.25, "white": 0.25}
         sends = page.text_content("#tip p[data-odds=sends]")
         assert sends == ("First figure it hits: S1 to S6 → 7; W1 and W2 → 12; W3 and W4 → 22. "
@@ -226,6 +264,38 @@ def test_magic_mountain_shows_the_next_ball_and_where_a_hit_sends_each_figure(br
         assert last["y"] + last["height"] <= SEVEN_INCH["height"], "an opening is below the fold on the 7-inch screen"
         assert too_small_buttons(page) == []
         page.screenshot(path=str(SHOTS / "odds-magic-mountain-7inch.png"))
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_magic_mountain_a_ball_on_its_way_down_mid_game_shows_what_companion_odds_says(  # noqa: F811
+        browser, served, service, run_cli):
+    """Two balls down, figures moved by their hits, the blue ball put in opening 4: the page's next-ball chances and
+    where the blue ball sends each figure are what `companion odds magic-mountain` answers for that table."""
+    base, _ = served()
+    start(base, "magic-mountain")
+    for colour, opening, hits in (("red", 1, ["S1", "W4"]), ("yellow", 2, ["S2"])):
+        state = play(base, post(base, {"do": "dice", "values": [colour]}), kind="choose_opening", opening=opening)
+        post(base, {"do": "dice", "values": hits})
+    state = play(base, post(base, {"do": "dice", "values": ["blue"]}), kind="choose_opening", opening=4)
+    start_at = {"S1": 1, "S2": 2, "W4": 17}
+    positions = service.table.view()["game"]["state"]["positions"]
+    moved = [f"{f}={positions[f]}" for f in start_at]
+    assert all(int(m.split("=")[1]) != start_at[m.split("=")[0]] for m in moved), moved
+    expected = cli_json(run_cli, "magic-mountain", "--drawn", "red,yellow", "--ball", "blue", "--opening", "4",
+                        "--figures", *moved)
+    assert expected.pop("opening") == 4 and expected == state["game"]["odds"]
+    page, errors = open_page(browser, base, SEVEN_INCH)
+    try:
+        head = page.locator("#tip th[data-odds=next-ball]")
+        shown = {text.rstrip("%0123456789"): chance for text, chance in zip(head.all_text_contents(), chances(head))}
+        assert shown == {"redout": 0.0, "yellowout": 0.0, "bluein hand": 0.0,
+                         **{b["colour"]: b["probability"] for b in expected["next_ball"]}}, shown
+        assert [b["colour"] for b in expected["next_ball"]] == ["purple", "white"]
+        sends = page.text_content("#tip p[data-odds=sends]")
+        assert targets_said(sends) == {f["figure"]: "Goal!" if f["targets"]["blue"] == "goal"
+                                       else str(f["targets"]["blue"]) for f in expected["figures"]}
         assert errors == []
     finally:
         page.close()

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from .test_browser import browser, new_page  # noqa: F401  (the shared Chromium fixture)
+from .test_browser import DOUBLE_TEXT, NARROW, browser, open_page  # noqa: F401  (the shared Chromium fixture)
 from .test_page_long_moves import PLAYERS, request
 
 pytestmark = pytest.mark.browser
 
-NARROW = {"width": 320, "height": 640}
-DOUBLE_TEXT = "html { font-size: 32px !important; }"
+BOARD = "#board svg"  # the page is loaded once its board is drawn
 GAMES = ["matterhorn", "mountain-goats", "magic-mountain", "banana-matcho"]
 
 # Every word and number on the board with the size (px) it is drawn at on the screen.
@@ -28,25 +27,21 @@ TABLES_CUT = """() => [...document.querySelectorAll('#tip table, #odds table')].
     .filter(([, wide, room]) => wide > room + 1)"""
 
 
-def open_page(browser, base):  # noqa: F811
-    page = new_page(browser, NARROW)
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(base + "/")
-    page.wait_for_selector("#board svg")
-    return page, errors
+def at_normal_and_double_text(page, script):
+    """What `script` measures on the page at its normal text, then at double text."""
+    normal = page.evaluate(script)
+    page.add_style_tag(content=DOUBLE_TEXT)
+    page.wait_for_timeout(100)
+    return normal, page.evaluate(script)
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_boards_words_grow_with_double_text_and_the_board_says_it_scrolls(browser, served, service, game):
     base, _ = served()
     request(service.table, {"do": "start", "game": game, "players": PLAYERS})
-    page, errors = open_page(browser, base)
+    page, errors = open_page(browser, base, NARROW, BOARD)
     try:
-        normal = page.evaluate(BOARD_TEXTS)
-        page.add_style_tag(content=DOUBLE_TEXT)
-        page.wait_for_timeout(100)
-        larger = page.evaluate(BOARD_TEXTS)
+        normal, larger = at_normal_and_double_text(page, BOARD_TEXTS)
         assert [words for words, _ in larger] == [words for words, _ in normal]
         small = [(words, round(px, 1)) for (words, px), (_, before) in zip(larger, normal) if px < 1.8 * before]
         assert not small, f"{game}: board words that did not grow with the text: {small[:6]}"
@@ -61,7 +56,7 @@ def test_the_boards_words_grow_with_double_text_and_the_board_says_it_scrolls(br
 def test_the_board_is_as_before_at_normal_text(browser, served, service):  # noqa: F811
     base, _ = served()
     request(service.table, {"do": "start", "game": "matterhorn", "players": PLAYERS})
-    page, errors = open_page(browser, base)
+    page, errors = open_page(browser, base, NARROW, BOARD)
     try:
         assert page.evaluate("document.querySelector('#board svg').getBoundingClientRect().width") == 292
         assert page.evaluate(BOARD_HINT_SHOWN) == {"wider": False, "hint": ""}
@@ -76,7 +71,7 @@ def test_the_tip_and_odds_tables_fit_the_screen(browser, served, service, game, 
     screen, each value still named by its column."""
     base, _ = served()
     request(service.table, {"do": "start", "game": game, "players": PLAYERS})
-    page, errors = open_page(browser, base)
+    page, errors = open_page(browser, base, NARROW, BOARD)
     try:
         if text == "double":
             page.add_style_tag(content=DOUBLE_TEXT)
@@ -105,11 +100,8 @@ def test_the_seven_inch_screen_keeps_the_whole_board_beside_the_moves_at_double_
     in view beside the moves; grown wider it would be cut, and grown taller than the screen never seen whole."""
     base, _ = served()
     request(service.table, {"do": "start", "game": "magic-mountain", "players": PLAYERS})
-    page = new_page(browser, {"width": 800, "height": 480})
+    page, _ = open_page(browser, base, {"width": 800, "height": 480}, BOARD, DOUBLE_TEXT)
     try:
-        page.goto(base + "/")
-        page.wait_for_selector("#board svg")
-        page.add_style_tag(content=DOUBLE_TEXT)
         page.wait_for_timeout(100)
         assert page.evaluate(BOARD_HINT_SHOWN) == {"wider": False, "hint": ""}
         assert page.evaluate("document.querySelector('#board svg').getBoundingClientRect().height") <= 480 - 118
@@ -127,12 +119,9 @@ SIZES = """() => { const history = getComputedStyle(document.getElementById('his
 def test_the_colour_dots_and_the_historys_lines_follow_the_text_size(browser, served, service):
     base, _ = served()
     request(service.table, {"do": "start", "game": "matterhorn", "players": PLAYERS})
-    page, errors = open_page(browser, base)
+    page, errors = open_page(browser, base, NARROW, BOARD)
     try:
-        normal = page.evaluate(SIZES)
-        page.add_style_tag(content=DOUBLE_TEXT)
-        page.wait_for_timeout(100)
-        larger = page.evaluate(SIZES)
+        normal, larger = at_normal_and_double_text(page, SIZES)
         assert larger["dot"] >= 1.8 * normal["dot"], f"the colour dots: {normal['dot']} -> {larger['dot']} px"
         assert larger["lines"] >= 0.9 * normal["lines"], (
             f"the history holds {normal['lines']:.1f} text heights at normal text, {larger['lines']:.1f} at double")
@@ -148,7 +137,7 @@ def test_a_long_name_in_the_turn_heading_keeps_the_page_within_the_screen(browse
     players = [{"name": "Christopher", "colour": "red"}, {"name": "Maximiliana", "colour": "blue"}]
     request(service.table, {"do": "start", "game": "mountain-goats", "players": players})
     request(service.table, {"do": "dice", "values": [1, 1, 3, 4]})
-    page, errors = open_page(browser, base)
+    page, errors = open_page(browser, base, NARROW, BOARD)
     try:
         page.add_style_tag(content=DOUBLE_TEXT)
         page.wait_for_timeout(100)
@@ -171,7 +160,7 @@ def test_a_long_one_word_name_in_the_scores_keeps_the_page_within_the_screen(bro
     base, _ = served()
     players = [{"name": "GrandpaJoseph", "colour": "red"}, {"name": "Ada", "colour": "blue"}]
     request(service.table, {"do": "start", "game": "matterhorn", "players": players})
-    page, errors = open_page(browser, base)
+    page, errors = open_page(browser, base, NARROW, BOARD)
     try:
         page.add_style_tag(content=DOUBLE_TEXT)
         page.wait_for_timeout(100)
@@ -190,11 +179,8 @@ def test_a_tablets_board_that_nearly_fits_is_not_made_to_scroll_at_double_text(b
     page said "Swipe the board sideways" for a board that is, to the eye, whole."""
     base, _ = served()
     request(service.table, {"do": "start", "game": game, "players": PLAYERS})
-    page = new_page(browser, {"width": 1024, "height": 768})
+    page, _ = open_page(browser, base, {"width": 1024, "height": 768}, BOARD, DOUBLE_TEXT)
     try:
-        page.goto(base + "/")
-        page.wait_for_selector("#board svg")
-        page.add_style_tag(content=DOUBLE_TEXT)
         page.wait_for_timeout(150)
         wide, room = page.evaluate("() => [document.getElementById('board').scrollWidth,"
                                    " document.getElementById('board').clientWidth]")

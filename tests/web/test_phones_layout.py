@@ -2,9 +2,8 @@
 "font size" setting goes up to 200 %): the page must not get wider than the screen (a page that scrolls
 sideways hides the half of what a child must tap, and drags around under a finger)."""
 from tests.web.test_browser import browser  # noqa: F401
-from tests.web.test_browser import new_page
+from tests.web.test_browser import DOUBLE_TEXT, NARROW, open_page
 
-PHONE = {"width": 320, "height": 640}
 LARGER_TEXT = "body { font-size: 23.4px !important; }"
 
 
@@ -19,17 +18,14 @@ def overflow(page):
 def test_the_header_saying_reconnecting_fits_a_320_px_phone_with_larger_text(browser, served, service):
     base, app = served()
     assert service.table.request({"do": "start", "game": "matterhorn", "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
-    page = new_page(browser, PHONE)
+    page, _ = open_page(browser, base, NARROW, text=LARGER_TEXT)
     try:
-        page.goto(base + "/")
-        page.wait_for_selector("#link.on")
-        page.add_style_tag(content=LARGER_TEXT)
         page.route("**/events", lambda route: route.abort())  # the Wi-Fi drops
         app.extensions["companion"]["broadcaster"].stop()
         page.wait_for_selector("#link.off")
         assert page.text_content("#link") == "reconnecting…"
         assert overflow(page) == [], "the page scrolls sideways"
-        assert page.evaluate("document.documentElement.scrollWidth") <= 320
+        assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"]
     finally:
         page.close()
 
@@ -37,15 +33,12 @@ def test_the_header_saying_reconnecting_fits_a_320_px_phone_with_larger_text(bro
 def test_the_players_form_fits_a_320_px_phone_with_larger_text(browser, served):
     """At 150 % text (27 px)."""
     base, _ = served()
-    page = new_page(browser, PHONE)
+    page, _ = open_page(browser, base, NARROW, text="body { font-size: 27px !important; }")
     try:
-        page.goto(base + "/")
-        page.wait_for_selector("#link.on")
-        page.add_style_tag(content="body { font-size: 27px !important; }")
         page.click("button[data-game='matterhorn']")
         page.click("#add-player")
         assert overflow(page) == [], "a player's ✕ lies off the screen"
-        assert page.evaluate("document.documentElement.scrollWidth") <= 320
+        assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"]
     finally:
         page.close()
 
@@ -54,11 +47,8 @@ def test_the_players_names_and_numbers_show_whole_on_a_320_px_phone_with_double_
     """At 200 % text (the root font 32 px): each name field still shows "Player 1" whole, and the list's numbers
     are not cut off at the screen's left edge."""
     base, _ = served()
-    page = new_page(browser, PHONE)
+    page, _ = open_page(browser, base, NARROW, text=DOUBLE_TEXT)
     try:
-        page.goto(base + "/")
-        page.wait_for_selector("#link.on")
-        page.add_style_tag(content="html { font-size: 32px !important; }")
         page.click("button[data-game='matterhorn']")
         page.click("#add-player")
         fit = page.evaluate("""() => { const pen = document.createElement('canvas').getContext('2d');
@@ -73,7 +63,7 @@ def test_the_players_names_and_numbers_show_whole_on_a_320_px_phone_with_double_
                        return Math.round(inside - pen.measureText(f.placeholder).width); }) }; }""")
         assert fit["number"] <= fit["room"], f"the players' numbers ({fit['number']} px) reach past the screen's edge"
         assert min(fit["fields"]) >= 0, f"'Player 1' is cut in its field by {-min(fit['fields'])} px"
-        assert overflow(page) == [] and page.evaluate("document.documentElement.scrollWidth") <= 320
+        assert overflow(page) == [] and page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"]
     finally:
         page.close()
 
@@ -84,11 +74,8 @@ def test_the_dice_places_hold_their_marks_with_room_on_a_320_px_phone_with_doubl
     base, _ = served()
     assert service.table.request({"do": "start", "game": "banana-matcho",
                                   "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
-    page = new_page(browser, PHONE)
+    page, _ = open_page(browser, base, NARROW, "#chance-chosen .die", DOUBLE_TEXT)
     try:
-        page.goto(base + "/")
-        page.wait_for_selector("#chance-chosen .die")
-        page.add_style_tag(content="html { font-size: 32px !important; }")
         spilled = page.evaluate("""() => [...document.querySelectorAll('#chance-chosen .die')]
             .map((d) => [d.textContent, d.firstElementChild.getBoundingClientRect().width, d.clientWidth])
             .filter(([, mark, inside]) => mark + 8 > inside)

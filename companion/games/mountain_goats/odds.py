@@ -1,9 +1,10 @@
 """Exact odds for Mountain Goats, by enumerating the 1296 rolls of four dice and every choice they allow.
 
 `companion odds mountain-goats [--roll A B C D] [--big-mountain] [--players N] [--goats M=P ...]
-[--tokens-left M=K ...] [--held M=K ...] [--bonus-left V ...] [--json]` prints one JSON object:
+[--big-goats M=S ...] [--others-big S=P ...] [--tokens-left M=K ...] [--held M=K ...] [--bonus-left V ...] [--json]`
+prints one JSON object:
 
-    {"big_mountain": bool, "players": N,
+    {"big_mountain": bool, "players": N, "big_mountain_points": [int, ...],        # points only with --big-mountain
      "next_roll": {"rolls": 1296,
                    "mountains": {"5": {"rolls": int, "probability": float}, ... "10": ...},
                    "big_mountain_spaces": {"11": {...}, ... "24": {...}}},        # only with --big-mountain
@@ -12,9 +13,10 @@
                                                                                    # roll and moves only with --roll
 
 - next_roll.mountains: the chance that the next roll can form at least one group of that sum (the
-  mountain can be moved at least once); big_mountain_spaces: the same for the sums 11–24 (by
-  `odds_for_state`, for the player on turn: the chance that some plan sends a goat to that space, so 0 for a
-  space another goat holds).
+  mountain can be moved at least once); big_mountain_spaces: for you, the chance that some plan sends a goat to
+  that space (so 0 for a space another goat holds), as the page shows for the player on turn (`odds_for_state`);
+  big_mountain_points: each player's if the game ended now (you first), as the page shows. --big-goats M=S puts
+  your goat of mountain M on Big Mountain space S; --others-big S=P puts a goat of player P (2 to N) there.
 - token_chances: for your goats as given (default all at the foot), the chance that the next roll lets
   you take a token of that mountain this turn; "any": at least one token.
 - moves: the distinct plans for the roll, best first. points = the token and bonus points the plan takes
@@ -187,13 +189,33 @@ def odds_for_state(state: MountainGoatsState) -> dict[str, Any]:
 
 
 # -- the command line -------------------------------------------------------------------------------
+def _number_pair(text: str, shape: str) -> tuple[int, int]:
+    """KEY=VALUE of two whole numbers; `shape` names them for the message ("MOUNTAIN=NUMBER like 7=2")."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip().isdigit() or not value.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"expected {shape}, got {text!r}")
+    return int(key), int(value)
+
+
 def _mountain_value(text: str) -> tuple[int, int]:
-    mountain, sep, value = text.partition("=")
-    if not sep or not mountain.strip().isdigit() or not value.strip().isdigit():
-        raise argparse.ArgumentTypeError(f"expected MOUNTAIN=NUMBER like 7=2, got {text!r}")
-    if int(mountain) not in MOUNTAINS:
+    mountain, value = _number_pair(text, "MOUNTAIN=NUMBER like 7=2")
+    if mountain not in MOUNTAINS:
         raise argparse.ArgumentTypeError(f"mountains are numbered 5 to 10, got {text!r}")
-    return int(mountain), int(value)
+    return mountain, value
+
+
+def _mountain_big_space(text: str) -> tuple[int, int]:
+    mountain, space = _mountain_value(text)
+    if space not in BIG_SPACES:
+        raise argparse.ArgumentTypeError(f"the Big Mountain's spaces are numbered 11 to 24, got {text!r}")
+    return mountain, space
+
+
+def _big_space_player(text: str) -> tuple[int, int]:
+    space, player = _number_pair(text, "SPACE=PLAYER like 18=2")
+    if space not in BIG_SPACES:
+        raise argparse.ArgumentTypeError(f"the Big Mountain's spaces are numbered 11 to 24, got {text!r}")
+    return space, player
 
 
 def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
@@ -206,6 +228,10 @@ def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
                         help="tokens left on mountain M (default: the full stack)")
     parser.add_argument("--held", nargs="+", type=_mountain_value, default=[], metavar="M=K",
                         help="tokens of mountain M you hold (default 0)")
+    parser.add_argument("--big-goats", nargs="+", type=_mountain_big_space, default=[], metavar="M=S",
+                        help="with --big-mountain: your goat of mountain M stands on Big Mountain space S (11–24)")
+    parser.add_argument("--others-big", nargs="+", type=_big_space_player, default=[], metavar="S=P",
+                        help="with --big-mountain: Big Mountain space S holds a goat of player P (2 to --players)")
     parser.add_argument("--bonus-left", nargs="*", type=int, metavar="V",
                         help="the bonus tokens still in the supply, e.g. 9 6 (default: all but those your "
                              "complete sets took)")
@@ -219,17 +245,22 @@ def _check_each_mountain_once(option: str, pairs: list[tuple[int, int]]) -> None
             raise BadConfig(f"{option} gives mountain {mountain} twice ({', '.join(given)}); give it once")
 
 
+def _player_names(players: int) -> list[str]:
+    """You are the first player, on turn; the others are numbered as --others-big names them."""
+    return ["You"] + [f"Player {n}" for n in range(2, players + 1)]
+
+
 def state_from_args(args: argparse.Namespace) -> MountainGoatsState:
     """A table where you are the first player, with your goats, tokens and the roll as given."""
     for option, pairs in (("--goats", args.goats), ("--tokens-left", args.tokens_left), ("--held", args.held)):
         _check_each_mountain_once(option, pairs)
-    names = ["You"] + [f"Player {n}" for n in range(2, args.players + 1)]
-    state = GAME.new_state(names, {"big_mountain": args.big_mountain})
+    state = GAME.new_state(_player_names(args.players), {"big_mountain": args.big_mountain})
     for mountain, position in args.goats:
         summit = state.summits[mountain - 5]
         if position > summit:
             raise BadConfig(f"mountain {mountain} has {summit} spaces; a goat cannot stand on space {position}")
         state.pos[0][mountain - 5] = position
+    _place_big_mountain_goats(state, args)
     stacks = list(state.tokens_left)
     given = {}
     for mountain, left in args.tokens_left:
@@ -256,6 +287,41 @@ def state_from_args(args: argparse.Namespace) -> MountainGoatsState:
     if args.roll:
         state.apply(state.chance_action(args.roll))
     return state
+
+
+def _place_big_mountain_goats(state: MountainGoatsState, args: argparse.Namespace) -> None:
+    """Your goats (--big-goats) and the other players' (--others-big) on the Big Mountain. Which mountain an other
+    player's goat left does not change your odds: each takes the next of that player's goats, from the 5 up."""
+    given = [f"--{name} {' '.join(f'{a}={b}' for a, b in pairs)}" for name, pairs in
+             (("big-goats", args.big_goats), ("others-big", args.others_big)) if pairs]
+    if given and not args.big_mountain:
+        raise BadConfig(f"{given[0]} places goats on the Big Mountain: add --big-mountain")
+    _check_each_mountain_once("--big-goats", args.big_goats)
+    on_path = dict(args.goats)
+    for mountain, space in args.big_goats:
+        if mountain in on_path:
+            raise BadConfig(f"your goat of mountain {mountain} cannot stand on its path (--goats {mountain}="
+                            f"{on_path[mountain]}) and on the Big Mountain (--big-goats {mountain}={space}) at once")
+        state.pos[0][mountain - 5] = ON_BIG
+        _put_on_big(state, space, 0, mountain)
+    players = len(state.players)
+    for space, player in args.others_big:
+        if not 2 <= player <= players:
+            mine = "; your own goats are given by --big-goats" if player == 1 else ""
+            others = "the other player is 2" if players == 2 else f"the other players are 2 to {players}"
+            raise BadConfig(f"--others-big {space}={player}: {others}{mine}")
+        goats = state.pos[player - 1]
+        sent = goats.count(ON_BIG)
+        if sent == len(MOUNTAINS):
+            raise BadConfig(f"player {player} has {sent} goats: --others-big puts more on the Big Mountain")
+        goats[sent] = ON_BIG
+        _put_on_big(state, space, player - 1, MOUNTAINS[sent])
+
+
+def _put_on_big(state: MountainGoatsState, space: int, player: int, mountain: int) -> None:
+    if space in state.big:
+        raise BadConfig(f"Big Mountain space {space} is given twice: a space holds one goat")
+    state.big[space] = (player, mountain)
 
 
 def _set_bonus_left(state: MountainGoatsState, given: list[int]) -> None:
@@ -286,6 +352,9 @@ def odds(args: argparse.Namespace) -> dict[str, Any]:
     before = state.clone()
     if args.roll:
         before.undo()
+    if args.big_mountain:
+        out["next_roll"]["big_mountain_spaces"] = big_space_chances(before, 0)
+        out["big_mountain_points"] = state.big_mountain_points()
     out["token_chances"] = token_chances(before, 0)
     if args.roll:
         out["roll"] = list(state.dice)
@@ -307,6 +376,10 @@ def odds_text(result: dict[str, Any]) -> str:
     if "big_mountain_spaces" in result["next_roll"]:
         spaces = result["next_roll"]["big_mountain_spaces"]
         lines.append("  Big Mountain spaces: " + ", ".join(f"{s} {_percent(c).strip()}" for s, c in spaces.items()))
+    if "big_mountain_points" in result:
+        names = _player_names(result["players"])
+        lines.append("  Big Mountain points if the game ended now: "
+                     + ", ".join(f"{name} {points}" for name, points in zip(names, result["big_mountain_points"])))
     if "moves" in result:
         lines.append(f"Roll {' '.join(map(str, result['roll']))}: {len(result['moves'])} moves, best first")
         for entry in result["moves"]:
