@@ -29,15 +29,11 @@ import random
 from typing import Any, Iterable, Mapping
 
 from ..api import (CHANCE, TERMINAL, Action, ActionCodec, BadConfig, ChanceRequest, Game, IllegalAction, Player,
-                   State, Variant, check_field_types)
+                   State, Variant, check_field_types, join_words)
 from . import board as boards
 from .actions import Move, Roll
 from .dice import BIG_SPACES, DICE_COUNT, FACES, MOUNTAINS
 from .plans import ON_BIG, distinct_plans
-
-
-def join_words(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def check_dice(values: Any) -> tuple[int, ...]:
