@@ -31,6 +31,11 @@ CHANCE = -1
 TERMINAL = -2
 
 
+def join_words(items: list[str]) -> str:
+    """["a", "b", "c"] -> "a, b and c": a list in the engines' words for people."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 class GameError(ValueError):
     """Base of the engines' precise exceptions; the message is meant for a person."""
 

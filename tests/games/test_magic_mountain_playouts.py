@@ -91,7 +91,8 @@ def _round_trip_equal(state):
     assert copy.scores() == state.scores() and copy.winners() == state.winners()
 
 
-@pytest.mark.parametrize("variants, players", [({}, 4), ({"mode": "titles"}, 2), ({"mode": "teams"}, 2)])
+@pytest.mark.parametrize("variants, players", [({}, 4), ({"mode": "titles"}, 2), ({"mode": "teams"}, 2),
+                                              ({"mode": "teams"}, 5)])
 def test_every_state_round_trips_through_json_and_undo_restores_it(variants, players):
     for seed in range(25):
         rng = random.Random(seed)

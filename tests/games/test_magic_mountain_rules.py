@@ -225,8 +225,8 @@ def test_titles_game_goes_on_after_the_fourth_student_and_ends_with_the_sixth():
 
 
 def test_team_variant_setup_turns_and_misses():
-    with pytest.raises(BadConfig, match="the teams mode takes two players"):
-        new(players=("Ada", "Ben", "Cleo"), mode="teams")
+    with pytest.raises(BadConfig, match="the teams mode takes two teams: at least two players"):
+        new(players=("Ada",), mode="teams")
     state = new(players=("Team Student", "Team Witch"), mode="teams")
     assert state.positions == {"S1": 1, "S2": 3, "S3": 5, "S4": 7, "W1": 2, "W2": 4, "W3": 6, "W4": 8}
     ball_in(state, "red")
@@ -250,6 +250,49 @@ def test_team_witch_wins_with_three_of_four_on_the_goal_tile():
     assert state.is_over()
     assert state.winners() == [1] and state.scores() == [2, 3]
     assert state.prompt() == "Team Witch wins."
+
+
+def _miss(state):
+    """One turn whose ball hits nothing; the player on turn moves the first figure offered one space on."""
+    player = state.turn
+    ball_in(state, state.bag()[0])
+    state.apply(Hits(()))
+    offered = state.legal_actions()
+    state.apply(offered[0])
+    return player, offered[0].figure[0]
+
+
+def test_a_group_of_four_plays_two_teams_that_take_turns_and_win_together():
+    """Rulebook, Team Witch vs. Team Student: "Play as two teams ... Divide your group into two teams and choose
+    who will play the witches and who will be students." "Team Student goes first." "If your will-o'-the-wisp
+    doesn't hit any figures on its way down, you must move one of the opposing team's figures one space along
+    the path towards the goal." "The team that moves three of their four figures on the goal tile first wins
+    the game." A family of four plays two against two: Ada and Cleo the students, Ben and Dan the witches."""
+    state = new(players=("Ada", "Ben", "Cleo", "Dan"), mode="teams")
+    assert [_miss(state) for _ in range(6)] == [(0, "W"), (1, "S"), (2, "W"), (3, "S"), (0, "W"), (1, "S")]
+    state.positions.update({"W1": GOAL, "W2": GOAL, "S1": GOAL, "W3": 30})
+    assert state.turn == 2 and state.scores() == [1, 2, 1, 2]
+    ball_in(state, state.bag()[0])  # from the last space, any colour's next space is the goal tile
+    state.apply(Hits(("W3",)))
+    assert state.is_over() and state.current_player() == TERMINAL
+    assert state.winners() == [1, 3] and state.scores() == [1, 3, 1, 3]
+    assert state.prompt() == "Team Witch wins: Ben and Dan."
+    again = GAME.state_from_json(json.loads(json.dumps(state.to_json())))
+    assert again.to_json() == state.to_json() and again.winners() == [1, 3]
+
+
+def test_three_players_make_a_team_of_two_and_a_team_of_one_and_the_teams_still_alternate():
+    """Rulebook: "Divide your group into two teams" ... "Team Student goes first": with three, Ada and Cleo are
+    the students and Ben the witches alone; the teams take turns, so Ben plays every other turn and Ada and
+    Cleo share the students' turns."""
+    state = new(players=("Ada", "Ben", "Cleo"), mode="teams")
+    assert [_miss(state)[0] for _ in range(8)] == [0, 1, 2, 1, 0, 1, 2, 1]
+    state.undo()  # Ben's last miss is taken back: he moves a student again, the one that ends the game
+    assert state.turn == 1 and state.phase == "miss"
+    state.positions.update({"S1": GOAL, "S2": GOAL, "S3": 30, "S4": 30 - 5})
+    state.apply(MoveOnMiss("S3"))
+    assert state.is_over() and state.winners() == [0, 2] and state.scores() == [3, 0, 3]
+    assert state.prompt() == "Team Student wins: Ada and Cleo."
 
 
 def test_variants_that_do_not_combine_are_refused():

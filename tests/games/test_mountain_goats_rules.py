@@ -141,6 +141,26 @@ def test_the_round_is_finished_after_three_mountains_run_out():
         state.apply(Roll((1, 2, 3, 4)))
 
 
+def test_the_page_says_when_the_last_round_is_on_and_whose_turn_ends_the_game():
+    """Rulebook: "When the bonus tokens run out, or the ordinary point tokens of THREE summits run out, the
+    current round is played to its end and the game ends." Ada takes the last 7 token in a 3-player game: the
+    page tells Ben and Cleo that this is the last round and that the game ends after Cleo's turn."""
+    state = new(3)
+    state.tokens_left[:3] = [0, 0, 1]
+    put(state, 0, 7, 2)
+    assert state.prompt() == "Ada: roll the four dice"
+    state.apply(Roll((3, 4, 1, 1)))
+    assert state.prompt() == "Ada: choose how to group 3, 4, 1, 1"
+    state.apply(Move((7,)))
+    assert state.prompt() == "Ben: roll the four dice (last round: the game ends after Cleo's turn)"
+    state.apply(Roll((2, 2, 2, 2)))
+    assert state.prompt() == "Ben: choose how to group 2, 2, 2, 2 (last round: the game ends after Cleo's turn)"
+    state.apply(Move())
+    assert state.chance_request().prompt == "Cleo: roll the four dice (last round: the game ends after this turn)"
+    play(state, (2, 2, 2, 2))
+    assert state.is_over() and state.prompt().startswith("Game over")
+
+
 def test_the_game_ends_when_the_bonus_tokens_run_out():
     state = new(2)
     state.bonus_left = []

@@ -52,6 +52,17 @@ def test_starting_and_playing_a_game(client):
     assert post(client, {"do": "undo"}).status_code == 200
 
 
+def test_a_family_of_four_starts_magic_mountain_as_two_teams(client):
+    """Magic Mountain's rulebook: "Divide your group into two teams": four names start the teams game, the first
+    and third on Team Student (which goes first), the second and fourth on Team Witch."""
+    players = [{"name": name} for name in ("Ada", "Ben", "Cleo", "Dan")]
+    reply = post(client, {"do": "start", "game": "magic-mountain", "players": players, "variants": {"mode": "teams"}})
+    assert reply.status_code == 200 and reply.get_json()["ok"], reply.get_json()
+    game = client.get("/api/state").get_json()["game"]
+    assert [p["name"] for p in game["players"]] == ["Ada", "Ben", "Cleo", "Dan"]
+    assert game["chance"]["kind"] == "draw" and game["chance"]["prompt"].startswith("Ada:")
+
+
 @pytest.mark.parametrize("body, status, message", [
     ({"do": "dance"}, 400, "unknown request 'dance'"),
     ({"command": "undo"}, 400, 'a request names what to do in "do": one of start, play'),

@@ -17,7 +17,7 @@ class MagicMountainGame(Game):
     takes_pip_dice = False
     variants = (
         Variant("mode", "cooperative (standard goal tile); titles (flipped goal tile, Beginner to Grand Master); "
-                "teams (Team Student, player 1, against Team Witch, player 2)",
+                "teams (Team Student: players 1, 3, 5; Team Witch: players 2, 4, 6; the teams take turns)",
                 COOPERATIVE, (COOPERATIVE, TITLES, TEAMS)),
         Variant("students_to_win", "co-operative only: students on the goal tile that win (easier: 2 or 3)",
                 4, (2, 3, 4)),
@@ -31,8 +31,9 @@ class MagicMountainGame(Game):
         if checked["mode"] != COOPERATIVE and checked["students_to_win"] != 4:
             raise BadConfig(f"students_to_win {checked['students_to_win']} is for the co-operative game only, "
                             f"not mode {checked['mode']!r}")
-        if checked["mode"] == TEAMS and len(checked_players) != 2:
-            raise BadConfig(f"the teams mode takes two players, Team Student and Team Witch; got {len(checked_players)}")
+        if checked["mode"] == TEAMS and len(checked_players) < 2:
+            raise BadConfig("the teams mode takes two teams: at least two players, one for Team Student and one for "
+                            f"Team Witch; got {len(checked_players)}")
         return MagicMountainState(checked_players, checked, load_mountain(board))
 
     def state_from_json(self, data: Mapping[str, Any]) -> MagicMountainState:

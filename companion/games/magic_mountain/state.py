@@ -22,9 +22,11 @@ Readings where the rulebook is open, chosen as a family at the table would expec
 - Flipped goal tile (mode "titles"): the game ends when the third witch reaches the goal tile (no title
   can be won any more), when all six students are in, or when the players choose to stop, which they may
   once they hold a title, when a ball is drawn (instead of putting it in). Every player's score is the title level (0 for none).
-- Team Witch vs. Team Student (mode "teams"): exactly two players, player 0 Team Student (plays first),
-  player 1 Team Witch; four students and four witches start on the board's `team_spaces`, student first;
-  a team's score is its figures on the goal tile.
+- Team Witch vs. Team Student (mode "teams"): the group divides into two teams, the players given 1st, 3rd,
+  5th on Team Student (plays first), 2nd, 4th, 6th on Team Witch. The teams take turns, and within a team its
+  players take turns in the order given (three players: 1st, 2nd, 3rd, 2nd, 1st, ...). Four students and four
+  witches start on the board's `team_spaces`, student first; every player scores their team's figures on the
+  goal tile, and the winning team's players all win.
 - Co-operative scores: every player scores the students on the goal tile; all win or all lose together.
 """
 from __future__ import annotations
@@ -34,13 +36,14 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from ...events import BallEntered, Event
-from ..api import CHANCE, TERMINAL, Action, BadConfig, ChanceRequest, IllegalAction, Player, State
+from ..api import CHANCE, TERMINAL, Action, BadConfig, ChanceRequest, IllegalAction, Player, State, join_words
 from .actions import ChooseOpening, DrawBall, EndWithTitle, Hits, MoveOnMiss
 from .board import MountainBoard, load_mountain
 
 COOPERATIVE, TITLES, TEAMS = "cooperative", "titles", "teams"
 WITCHES_TO_LOSE = 3
 TEAM_FIGURES_TO_WIN = 3
+TEAM_NAMES = ("Team Student", "Team Witch")
 
 # (level, title, students at least, witches at most), best first
 TITLES_TABLE = (
@@ -95,6 +98,7 @@ class MagicMountainState(State):
         self.positions: dict[str, int] = self._start_positions()
         self.drawn: list[str] = []
         self.turn = 0
+        self.turns = 0  # turns finished: the teams mode takes the next player from it
         self.phase = "draw"
         self.ball: str | None = None
         self.opening: int | None = None
@@ -153,9 +157,16 @@ class MagicMountainState(State):
         ends = self.ending_counts()
         return any(sum(1 for f, p in positions.items() if p == goal and f[0] == kind) >= n for kind, n in ends.items())
 
+    def team_of(self, player: int) -> int:
+        """Teams mode: 0 for Team Student (the players given 1st, 3rd, 5th), 1 for Team Witch."""
+        return player % 2
+
+    def team_players(self, team: int) -> list[int]:
+        return list(range(team, len(self.players), 2))
+
     def miss_candidates(self) -> list[str]:
         """The figures a ball that hit nothing lets the players move: witches, or the other team's figures."""
-        kind = "S" if self.mode == TEAMS and self.turn == 1 else "W"
+        kind = "S" if self.mode == TEAMS and self.team_of(self.turn) == 1 else "W"
         return [f for f in self.figures_on_path() if f[0] == kind]
 
     def opening_action(self, opening: int) -> ChooseOpening:
@@ -226,7 +237,11 @@ class MagicMountainState(State):
         """Plain words for the result, once the game is over."""
         students, witches = self.on_goal("S"), self.on_goal("W")
         if self.mode == TEAMS:
-            return f"{self.players[0 if students >= TEAM_FIGURES_TO_WIN else 1].name} wins."
+            team = 0 if students >= TEAM_FIGURES_TO_WIN else 1
+            names = [self.players[p].name for p in self.team_players(team)]
+            if names == [TEAM_NAMES[team]]:
+                return f"{names[0]} wins."
+            return f"{TEAM_NAMES[team]} wins: {join_words(names)}."
         if self.mode == TITLES:
             level, name = self.title()
             got = f"the title {name} (level {level})" if level else "no title"
@@ -340,14 +355,19 @@ class MagicMountainState(State):
         self.drawn.append(self.ball)  # type: ignore[arg-type]
         if len(self.drawn) == len(self.board.ball_colours):
             self.drawn = []
-        self.turn = (self.turn + 1) % len(self.players)
+        self.turns += 1
+        if self.mode == TEAMS:
+            team = self.team_players(self.turns % 2)
+            self.turn = team[self.turns // 2 % len(team)]
+        else:
+            self.turn = (self.turn + 1) % len(self.players)
         self.phase = "draw"
         self.ball = None
         self.opening = None
 
     def scores(self) -> list[int]:
         if self.mode == TEAMS:
-            return [self.on_goal("S"), self.on_goal("W")]
+            return [self.on_goal("W" if self.team_of(p) else "S") for p in range(len(self.players))]
         value = self.title()[0] if self.mode == TITLES else self.on_goal("S")
         return [value] * len(self.players)
 
@@ -356,16 +376,16 @@ class MagicMountainState(State):
             return []
         students = self.on_goal("S")
         if self.mode == TEAMS:
-            return [0] if students >= TEAM_FIGURES_TO_WIN else [1]
+            return self.team_players(0 if students >= TEAM_FIGURES_TO_WIN else 1)
         won = self.title()[0] > 0 if self.mode == TITLES else students >= self.students_to_win
         return list(range(len(self.players))) if won else []
 
     # -- undo and JSON --------------------------------------------------------------------------
     def _save(self) -> Any:
-        return (dict(self.positions), list(self.drawn), self.turn, self.phase, self.ball, self.opening)
+        return (dict(self.positions), list(self.drawn), self.turn, self.turns, self.phase, self.ball, self.opening)
 
     def _load(self, saved: Any) -> None:
-        positions, drawn, self.turn, self.phase, self.ball, self.opening = saved
+        positions, drawn, self.turn, self.turns, self.phase, self.ball, self.opening = saved
         self.positions, self.drawn = dict(positions), list(drawn)
 
     def _data(self) -> dict[str, Any]:
@@ -377,6 +397,7 @@ class MagicMountainState(State):
             "positions": {f: "goal" if p == goal else p for f, p in self.positions.items()},
             "drawn": list(self.drawn),
             "turn": self.turn,
+            "turns": self.turns,
             "phase": self.phase,
             "ball": self.ball,
             "opening": self.opening,
@@ -391,6 +412,7 @@ class MagicMountainState(State):
             state.positions = {f: board.goal if p == "goal" else int(p) for f, p in data["positions"].items()}
             state.drawn = [str(c) for c in data["drawn"]]
             state.turn = int(data["turn"])
+            state.turns = int(data.get("turns", state.turn))  # saved before it was kept: right for two players
             state.phase = str(data["phase"])
             state.ball = data["ball"]
             state.opening = data["opening"]

@@ -48,7 +48,8 @@ from operator import attrgetter, is_
 from functools import lru_cache
 from typing import Any, Mapping
 
-from ..api import CHANCE, TERMINAL, BadConfig, ChanceRequest, IllegalAction, Player, State, check_field_types
+from ..api import (CHANCE, TERMINAL, BadConfig, ChanceRequest, IllegalAction, Player, State, check_field_types,
+                   join_words)
 from . import dice as dicemath
 from .actions import (CODEC, Action, ClimbSummit, Eliminate, EndMoves, MoveClimber, NoObstacle, PlaceClimber,
                       PlaceObstacle, PlaceToken, ReclaimObstacle, RemoveObstacle, Roll, RollAgain, SetupRoll, Stop)
@@ -422,7 +423,7 @@ class MatterhornState(State):
         if isinstance(action, Eliminate):
             if not action.dice:
                 return f"Keep all dice: line {action.line}"
-            return f"Eliminate {_and(action.dice)}: line {action.line}"
+            return f"Eliminate {join_words([str(v) for v in action.dice])}: line {action.line}"
         if isinstance(action, PlaceToken):
             return (f"Place your token on line {self.line}, circle {action.circle}" if self.line is not None
                     else f"Place your token on circle {action.circle}")
@@ -611,11 +612,6 @@ def _read_die(value: Any) -> int:
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value)
     return _check_die(value)
-
-
-def _and(values: tuple[int, ...]) -> str:
-    words = [str(v) for v in values]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _direction(from_line: int, to_line: int) -> str:

@@ -29,15 +29,11 @@ import random
 from typing import Any, Iterable, Mapping
 
 from ..api import (CHANCE, TERMINAL, Action, ActionCodec, BadConfig, ChanceRequest, Game, IllegalAction, Player,
-                   State, Variant, check_field_types)
+                   State, Variant, check_field_types, join_words)
 from . import board as boards
 from .actions import Move, Roll
 from .dice import BIG_SPACES, DICE_COUNT, FACES, MOUNTAINS
 from .plans import ON_BIG, distinct_plans
-
-
-def join_words(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def check_dice(values: Any) -> tuple[int, ...]:
@@ -145,7 +141,8 @@ class MountainGoatsState(State):
     def chance_request(self) -> ChanceRequest | None:
         if self.over or self.dice is not None:
             return None
-        return ChanceRequest("dice", DICE_COUNT, FACES, f"{self.players[self.current].name}: roll the four dice")
+        return ChanceRequest("dice", DICE_COUNT, FACES,
+                             f"{self.players[self.current].name}: roll the four dice{self._last_round_words()}")
 
     def sample_chance(self, rng: random.Random) -> Action:
         return Roll(tuple(rng.randint(1, 6) for _ in range(DICE_COUNT)))
@@ -167,7 +164,16 @@ class MountainGoatsState(State):
         if self.dice is None:
             return super().prompt()
         dice = ", ".join(map(str, self.dice))
-        return f"{self.players[self.current].name}: choose how to group {dice}"
+        return f"{self.players[self.current].name}: choose how to group {dice}{self._last_round_words()}"
+
+    def _last_round_words(self) -> str:
+        """Once the end is triggered the round is played to its end: the players on turn are told so, and whose
+        turn ends the game."""
+        if self.over or not self.end_reached():
+            return ""
+        if self.current == len(self.players) - 1:
+            return " (last round: the game ends after this turn)"
+        return f" (last round: the game ends after {self.players[-1].name}'s turn)"
 
     # -- the plans of a roll -------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
