@@ -85,6 +85,9 @@ class Table:
         # kept before, in its JSON form}).
         self.unstepped: list[dict[str, Any]] = []
         self.held: tuple[Event, str] | None = None  # an event kept until a tap it came before, and why
+        # Magic Mountain's ball that went in while the one kept waited for its colour: (the steps played when it
+        # came, its opening, the kept ball's opening), told on the page until its opening is played
+        self.next_ball: tuple[int, int, int] | None = None
         self.notice = ""
         self.version = 0
         self.run = secrets.token_hex(4)  # versions count again from 0 after a restart: pages tell runs apart
@@ -317,9 +320,9 @@ class Table:
                            "the first hand on the banana counts")
         decision = decide(game.state, event, self.zones, game.history, self.question, started=game.started,
                           clock_from=game.clock_from)
-        another = self._another_ball(event, decision)
-        if another:
-            self.notice = another
+        if self._another_ball(event, decision):
+            self.next_ball = (len(game.history), event.opening, self.held[0].opening)
+            another = self.notice = _another_ball_words(event.opening, self.held[0].opening)
             self._persist_position()
             return True, another
         replaced = self.held if self.held is not None and type(self.held[0]) is type(event) else None
@@ -418,17 +421,32 @@ class Table:
             self._write_position(tx)
         self.held, self.notice, self.unstepped = held, reason, unstepped
 
-    def _another_ball(self, event: Event, decision: Decision) -> str:
-        """A ball entering while one kept for its colour waits is the next turn's, dropped before the first
-        one's colour was tapped: the colour tapped next is the first ball's, so that one is kept with its
-        opening, and this one is told, to be tapped once the first ball's turn is done. "" for any other."""
-        if not (isinstance(event, BallEntered) and isinstance(decision, Hold) and self.held is not None
-                and isinstance(self.held[0], BallEntered)):
+    def _another_ball(self, event: Event, decision: Decision) -> bool:
+        """Whether `event` is a ball entering while one kept for its colour waits: the next turn's, dropped before
+        the first one's colour was tapped. The colour tapped next is the first ball's, so that one is kept with
+        its opening, and this one is told (`next_ball`), to be tapped once the first ball's turn is done."""
+        return (isinstance(event, BallEntered) and isinstance(decision, Hold) and self.held is not None
+                and isinstance(self.held[0], BallEntered))
+
+    def _next_ball_words(self) -> str:
+        """What the page tells of the ball that went in early (`next_ball`), until its opening is played: the
+        second opening played since it came (the kept ball's is the first). "" when there is none."""
+        if self.next_ball is None or self.game is None:
             return ""
-        first = self.held[0].opening
-        return (f"Another ball went into opening {event.opening} while the ball in opening {first} waits: tap the "
-                f"colour of the ball in opening {first}, then what it hit; then this ball's colour and opening "
-                f"{event.opening}")
+        since, opening, _ = self.next_ball
+        openings = sum(step["action"].get("kind") == "choose_opening" for step in self.game.history[since:])
+        if openings >= 2 or self.game.state.is_over():
+            return ""
+        return (f"The next ball went into opening {opening} early: when its turn comes, tap its colour and opening "
+                f"{opening}")
+
+    def notice_shown(self) -> str:
+        """The notice, and the ball that went in early for as long as it waits: a later notice (a ball landing,
+        the kept ball played) does not make the family forget it."""
+        words = self._next_ball_words()
+        if not words or self.notice == _another_ball_words(*self.next_ball[1:]):
+            return self.notice
+        return f"{self.notice}. {words}" if self.notice else words
 
     def _landed_while_kept(self, event: Event) -> str:
         """A ball kept for its colour runs through long before a person taps it: its landing is told as that
@@ -524,7 +542,7 @@ class Table:
         """The table on `game` (None: no game), with its question, kept event and notice: the zones' readings
         and the duel's dice so far are another game's (or one ended)."""
         self.game, self.question, self.held, self.notice = game, question, held, notice
-        self.unstepped = []
+        self.unstepped, self.next_ball = [], None
         self.zones.clear()
         self.duel_dice.clear()
 
@@ -791,6 +809,12 @@ def _unplayed_words(event: Event) -> tuple[str, str] | None:
     if isinstance(event, BallLanded):
         return "The ball reaching the bottom", "tap what it did on the page"
     return None
+
+
+def _another_ball_words(opening: int, first: int) -> str:
+    """What the page says when a ball goes into `opening` while the ball in opening `first` waits for its colour."""
+    return (f"Another ball went into opening {opening} while the ball in opening {first} waits: tap the colour of "
+            f"the ball in opening {first}, then what it hit; then this ball's colour and opening {opening}")
 
 
 def _held_to_json(held: tuple[Event, str] | None) -> dict[str, Any] | None:

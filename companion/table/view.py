@@ -29,7 +29,7 @@ def build_view(table: "Table") -> dict[str, Any]:
         "step": step_token(shown, table.question, len(table.unstepped)),
         "game": shown,
         "question": table.question,
-        "notice": table.notice,
+        "notice": table.notice_shown(),
         "health": dict(table.health),
     }
 
