@@ -7,8 +7,8 @@ compared with the recorded ones, so a contributor can check a new reader against
 
 How the camera was set up (tray, zones, settle time) is read from the recording's camera.json when it
 has one (written by `companion record`), else from the defaults; the command line overrides either. A
-camera.json written before the camera followed the game (no `follows_game`) is of a camera that read pip dice
-and the zones in every frame, whatever the game: its frames are re-read so.
+recording without a camera.json saying `follows_game` was made before the camera followed the game: its camera
+read pip dice and the zones in every frame, whatever the game, and its frames are re-read so.
 """
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def write_camera_setup(directory: str | Path, setup: CameraSetup) -> None:
 def read_camera_setup(directory: str | Path) -> CameraSetup:
     path = Path(directory) / CAMERA_FILE
     if not path.exists():
-        return CameraSetup()
+        return CameraSetup(follows_game=False)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         values = {f.name: data[f.name] for f in dataclasses.fields(CameraSetup) if f.name in data}

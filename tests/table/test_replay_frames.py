@@ -274,3 +274,8 @@ def test_a_recording_made_before_the_camera_followed_the_game_is_re_read_as_its_
     code, out, err = run_cli("replay", str(recording), "--fast", "--json", "--frames")
     assert result_of(out)["frames"]["differences"] == [] and code == 0, result_of(out)["frames"]
     assert "recorded before the camera followed the game" in err, err
+
+    (recording / CAMERA_FILE).unlink()  # recorded before camera.json was written at all, the zones given by hand
+    code, out, err = run_cli("replay", str(recording), "--fast", "--json", "--frames", "--zones", ZONE_TEXT)
+    assert result_of(out)["frames"]["differences"] == [] and code == 0, result_of(out)["frames"]
+    assert "recorded before the camera followed the game" in err, err
