@@ -20,8 +20,8 @@ import time
 from concurrent.futures import Future
 from typing import Any, Callable
 
-from ..events import (BadEvent, BallEntered, BallLanded, BananaSqueaked, CameraHealth, DiceSettled, Event, GameSoFar,
-                      PlayerAction, RecordingHealth, SensorHealth, ZoneState, event_from_json)
+from ..events import (BadEvent, BallEntered, BallLanded, BananaSqueaked, CameraHealth, DiceSettled, DieReading, Event,
+                      GameSoFar, PlayerAction, RecordingHealth, SensorHealth, ZoneState, event_from_json)
 from ..games import registry
 from ..games.api import Action, GameError, Player, State
 from .commands import BadCommand, check_command
@@ -303,6 +303,7 @@ class Table:
             self._write_position(tx)
         self._take_up(Game(game_id, game_def.name, setup, state, history, _last_reading(history), started, clock_from),
                       question, held, held[1] if held else "")
+        self.zones.clear(lain=_lain_as_the_duel_began(self.game))
         self.unstepped = unstepped
 
     # -- sensor and camera events -----------------------------------------------------------------
@@ -559,6 +560,7 @@ class Table:
             tx.clear_meta("held")
             tx.clear_meta("unstepped")
         self._take_up(game)
+        self.zones.clear(lain=_lain_as_the_duel_began(game))
 
     def _play(self, actions: list[Action], event: Event, reading: dict[str, Any] | None = None,
               reading_step: int = 0, question: dict[str, Any] | None = None, t: int | None = None,
@@ -578,6 +580,7 @@ class Table:
                                 "t": event.t if t is None else t})
             if reading is not None:
                 applied[reading_step]["reading"] = reading
+            self._note_the_duels_dice(game, applied, event.t if t is None else t)
             if self.question is not None:  # the step answers it: an undo takes the whole step back and asks again
                 applied[-1].update(asked=self.question, actions=len(applied))
             if self.held is not None:  # tapped while an event waits: an undo of the step leaves it waiting
@@ -720,6 +723,17 @@ class Table:
             self._write_held(tx)
             self._write_position(tx)
 
+    def _note_the_duels_dice(self, game: Game, applied: list[dict[str, Any]], t: int) -> None:
+        """A step that begins a Banana Matcho duel (a squeak that climbs) keeps the zones' dice as the camera saw
+        them at `t` (`lying`), where they lie as the duel begins: after a restart, dice still lying so are this
+        duel's start's, not rolled in it (`_lain_as_the_duel_began`)."""
+        if game.name != "banana-matcho" or game.state.duel_began() != len(game.history) + len(applied):
+            return
+        lying = {zone: [d.to_json() for d in dice] for zone in ("fruit", "matcho")
+                 if (dice := self.zones.at(zone, t)) is not None}
+        if lying:
+            applied[-1]["lying"] = lying
+
     def _write_position(self, tx) -> None:
         if self.replay_position >= 0:
             tx.set_meta("replay_position", str(self.replay_position))
@@ -737,6 +751,7 @@ class Table:
             return
         try:
             self.game = self._load(row)
+            self.zones.clear(lain=_lain_as_the_duel_began(self.game))
         except (GameError, KeyError, TypeError, ValueError) as exc:
             # An engine that no longer accepts its own journal must not keep the service down: the page
             # says so, and the journal is left as it was for a person to look at.
@@ -873,6 +888,17 @@ def _write_held(tx, held: tuple[Event, str] | None) -> None:
         tx.clear_meta("held")
     else:
         tx.set_meta("held", json.dumps(_held_to_json(held)))
+
+
+def _lain_as_the_duel_began(game: Game) -> dict[str, tuple[DieReading, ...]]:
+    """{zone: dice} as they lay when the Banana Matcho duel now on began, kept with the step that began it
+    (`Table._note_the_duels_dice`); none for the first duel, or a journal that did not keep them."""
+    played = game.state.duel_began() if game.name == "banana-matcho" else 0
+    lying = game.history[played - 1].get("lying") if 0 < played <= len(game.history) else None
+    try:
+        return {zone: tuple(DieReading.from_json(d) for d in dice) for zone, dice in (lying or {}).items()}
+    except (BadEvent, AttributeError, KeyError, TypeError, ValueError):
+        return {}
 
 
 def _last_reading(history: list[dict[str, Any]]) -> dict[str, Any] | None:

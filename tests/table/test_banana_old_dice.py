@@ -234,3 +234,49 @@ def test_matchos_rolled_after_a_power_cut_climb(tmp_path):
                                                  [s["text"] for s in view["game"]["history"]])
     finally:
         table.stop()
+
+
+def test_matchos_left_from_the_last_duel_give_no_climb_after_a_power_cut_mid_duel(tmp_path):
+    """Ben won duel 1 with three Matchos; duel 2 is on, Ada has not picked his Matchos up, and the Pi loses power.
+    It boots again on a new clock, where the duel's start is not known: the Matchos seen first after the restart
+    counted as rolled in this duel, and Ada, squeaking on them, climbed. Lying where they lay when the duel began
+    (journaled with the squeak that began it), they are still the last duel's."""
+    teach(tmp_path / "state")
+    table = Table(Journal(tmp_path / "journal")).start()
+    camera = Camera(table, tracker(tmp_path / "state"))
+    try:
+        assert table.request({"do": "start", "game": "banana-matcho",
+                              "players": [{"name": "Ada"}, {"name": "Ben"}]}, t=camera.t).ok
+        camera.shows(tray(1, [], 2, []), 0.3)  # both dice in hand
+        duel_1 = tray(1, NOTHING, 2, THREE_MATCHOS)
+        camera.shows(duel_1, 0.6)
+        camera.squeak(duel_1)
+        assert table.view()["game"]["scores"] == [0, 1], "duel 1: Ben's three Matchos climb"
+        camera.shows(tray(1, [], 2, THREE_MATCHOS), 0.5)  # Ben picks up the fruit dice; Ada has not yet
+    finally:
+        table.stop()
+        table.journal.close()
+
+    table = Table(Journal(tmp_path / "journal")).start()  # the Pi boots again: a new clock, a new camera
+    camera = Camera(table, tracker(tmp_path / "state"))
+    try:
+        camera.shows(tray(1, [], 2, THREE_MATCHOS), 0.5)
+        duel_2 = tray(3, ALSO_NOTHING, 2, THREE_MATCHOS)  # Ben throws the fruit dice: nothing
+        camera.shows(duel_2, 1.5)
+        camera.squeak(duel_2)  # Ada, on Ben's Matchos of the last duel
+        view = table.view()
+        assert view["game"]["scores"] == [0, 1], [step["text"] for step in view["game"]["history"]]
+        assert view["question"], (view["notice"], [step["text"] for step in view["game"]["history"]])
+        assert view["question"] and view["question"]["text"].startswith("Nobody has a combination yet"), \
+            view["question"]
+        assert "as the last duel left them" in view["question"]["text"], view["question"]["text"]
+
+        assert table.request({"do": "choose", "option": "matcho"}).ok  # Continue: Ada stays at the start
+        camera.shows(tray(3, ALSO_NOTHING, 4, []), 0.5)  # Ada picks up the Matcho dice at last
+        rolled = tray(3, ALSO_NOTHING, 5, THREE_MATCHOS)
+        camera.shows(rolled, 0.6)
+        camera.squeak(rolled)
+        view = table.view()
+        assert view["question"] is None and view["game"]["scores"] == [1, 1], "Ada's own three Matchos climb"
+    finally:
+        table.stop()
