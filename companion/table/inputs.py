@@ -19,10 +19,12 @@ cannot attribute becomes a question on the page instead of an action.
   camera quiet for a second) is not judged on a guess: the page asks, and that side is judged on the nine
   dice a person taps. The squeak that ends a duel is the first hand on the banana: another squeak within
   `SAME_RACE_NS` is the other hand arriving late and counts for nothing, and a squeak while the dice still
-  lie as that duel ended (nobody has rolled since) is judged on no dice at all. A side whose dice lie
-  unmoved since before the duel began (never picked up: the last duel's roll, or in the first duel dice lying
-  when the game began) shows no combination of this duel; a Continue does not begin a duel. While a squeak is
-  asked about, a later one is not judged: it would be scored to that duel's rollers.
+  lie as that duel ended (nobody has rolled since) is judged on no dice at all. A side whose dice lie unmoved
+  since before the duel began (never picked up: the last duel's roll, or in the first duel dice lying when the
+  game began) shows no combination of this duel; a Continue does not begin a duel. A squeak in the game's first
+  duel before anyone rolled changes nothing whoever made it (everybody stands on the start space, where nobody
+  goes down): it is not asked about. While a squeak is asked about, a later one is not judged: it would be
+  scored to that duel's rollers.
 """
 from __future__ import annotations
 
@@ -434,6 +436,9 @@ def squeak_decision(state: State, event: BananaSqueaked, zones: ZoneHistory,
     if len(unrolled) == 2 or (ended is not None and fruit is not None and matcho is not None and (
             (_faces(fruit), _faces(matcho)) == (_faces(zones.at("fruit", ended)), _faces(zones.at("matcho", ended))))):
         lie = "as they did when the last duel ended" if state.duel_began() else "as they lay when the game began"
+        if not state.duel_began():  # nobody has climbed yet: a squeak without a combination sends nobody down
+            return Ignore(f"The banana squeaked, but the dice lie {lie}: nobody has rolled yet, and everybody "
+                          "stands on the start space, so whoever squeaked, it changes nothing. Roll the dice")
         return who_squeaked(event.t, f"The banana squeaked, but the dice lie {lie}: nobody has rolled yet. Who "
                                      "squeaked?")
     if fruit is None and matcho is None:

@@ -280,3 +280,31 @@ def test_matchos_left_from_the_last_duel_give_no_climb_after_a_power_cut_mid_due
         assert view["question"] is None and view["game"]["scores"] == [1, 1], "Ada's own three Matchos climb"
     finally:
         table.stop()
+
+
+def test_a_squeak_before_anyone_rolled_in_the_first_duel_asks_nothing(tmp_path):
+    """The family threw the dice before starting Banana Matcho on the page; the game starts and the camera reads
+    the zones from then on; a child squeezes the banana before anyone picked the dice up. Those dice count for
+    nobody, and both monkeys stand on the start space, where a squeak without a combination sends nobody down:
+    whoever squeaked, nothing changes, so the page asked 'Who squeaked?' for nothing."""
+    teach(tmp_path / "state")
+    table = Table(Journal(tmp_path / "journal")).start()
+    camera = Camera(table, tracker(tmp_path / "state"))
+    try:
+        assert table.request({"do": "start", "game": "banana-matcho",
+                              "players": [{"name": "Ada"}, {"name": "Ben"}]}, t=camera.t).ok
+        thrown_before = tray(1, NOTHING, 2, THREE_MATCHOS)
+        camera.shows(thrown_before, 1.0)
+        camera.squeak(thrown_before)
+        view = table.view()
+        assert view["question"] is None, view["question"]["text"]
+        assert view["game"]["scores"] == [0, 0] and view["game"]["history"] == []
+        assert "nobody has rolled yet" in view["notice"] and "changes nothing" in view["notice"], view["notice"]
+
+        rolled = tray(3, ALSO_NOTHING, 5, THREE_MATCHOS)  # both roll; Ben's three Matchos of this duel climb
+        camera.shows(tray(1, [], 2, []), 0.3)
+        camera.shows(rolled, 0.6)
+        camera.squeak(rolled)
+        assert table.view()["game"]["scores"] == [0, 1]
+    finally:
+        table.stop()
