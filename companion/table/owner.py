@@ -350,6 +350,7 @@ class Table:
         `recorded`: the event is in the journal already (it was kept)."""
         if isinstance(decision, Ask):
             self._set_question(decision.question, event, recorded=recorded)
+            self.notice = ""  # the question says what is wanted now (a kept squeak's "waits for the picture" is done)
             return decision.question["text"]
         self._play(decision.actions, event, reading=decision.reading, reading_step=decision.reading_step,
                    question=decision.question, t=decision.t, recorded=recorded)
