@@ -66,14 +66,19 @@ def test_matchos_left_lying_from_the_last_duel_give_the_new_matcho_roller_no_cli
         assert table.request({"do": "choose", "option": "fruit"}).ok
         assert table.view()["game"]["scores"] == [0, 0], "Ben's squeak: Continue, one space down"
 
-        camera.shows(tray(3, ALSO_NOTHING, 4, []), 0.5)  # Ada picks up the Matcho dice at last
-        rolled = tray(3, ALSO_NOTHING, 5, THREE_MATCHOS)
-        camera.shows(rolled, 0.6)
-        camera.squeak(rolled)
+        ada_squeaks_on_her_own_matchos(camera)
         view = table.view()
         assert view["question"] is None and view["game"]["scores"] == [1, 0], "Ada's three Matchos of this duel climb"
     finally:
         table.stop()
+
+
+def ada_squeaks_on_her_own_matchos(camera) -> None:
+    """Ada picks up the Matcho dice at last, rolls three Matchos and squeaks."""
+    camera.shows(tray(3, ALSO_NOTHING, 4, []), 0.5)
+    rolled = tray(3, ALSO_NOTHING, 5, THREE_MATCHOS)
+    camera.shows(rolled, 0.6)
+    camera.squeak(rolled)
 
 
 def test_matchos_lying_since_before_the_game_began_give_the_first_matcho_roller_no_climb(tmp_path):
@@ -99,21 +104,26 @@ def test_matchos_lying_since_before_the_game_began_give_the_first_matcho_roller_
         table.stop()
 
 
+def ben_wins_duel_1(table, camera) -> None:
+    """The game starts; Ben wins duel 1 with three Matchos and picks up the fruit dice; Ada has not picked up his
+    Matchos yet."""
+    assert table.request({"do": "start", "game": "banana-matcho",
+                          "players": [{"name": "Ada"}, {"name": "Ben"}]}, t=camera.t).ok
+    camera.shows(tray(1, [], 2, []), 0.3)  # both dice in hand
+    duel_1 = tray(1, NOTHING, 2, THREE_MATCHOS)
+    camera.shows(duel_1, 0.6)
+    camera.squeak(duel_1)
+    assert table.view()["game"]["scores"] == [0, 1], "duel 1: Ben's three Matchos climb"
+    camera.shows(tray(1, [], 2, THREE_MATCHOS), 0.5)
+
+
 def test_after_a_continue_the_last_duels_matchos_still_give_no_climb(tmp_path):
     """A Continue does not begin a new duel: the dice lying since before the duel began stay the last duel's."""
     teach(tmp_path / "state")
     table = Table(Journal(tmp_path / "journal")).start()
     camera = Camera(table, tracker(tmp_path / "state"))
     try:
-        assert table.request({"do": "start", "game": "banana-matcho",
-                              "players": [{"name": "Ada"}, {"name": "Ben"}]}, t=camera.t).ok
-        camera.shows(tray(1, [], 2, []), 0.3)  # both dice in hand
-        duel_1 = tray(1, NOTHING, 2, THREE_MATCHOS)
-        camera.shows(duel_1, 0.6)
-        camera.squeak(duel_1)
-        assert table.view()["game"]["scores"] == [0, 1], "duel 1: Ben's three Matchos climb"
-
-        camera.shows(tray(1, [], 2, THREE_MATCHOS), 0.5)
+        ben_wins_duel_1(table, camera)
         duel_2 = tray(3, ALSO_NOTHING, 2, THREE_MATCHOS)
         camera.shows(duel_2, 1.5)
         camera.squeak(duel_2)  # Ben, with nothing
@@ -245,14 +255,7 @@ def test_matchos_left_from_the_last_duel_give_no_climb_after_a_power_cut_mid_due
     table = Table(Journal(tmp_path / "journal")).start()
     camera = Camera(table, tracker(tmp_path / "state"))
     try:
-        assert table.request({"do": "start", "game": "banana-matcho",
-                              "players": [{"name": "Ada"}, {"name": "Ben"}]}, t=camera.t).ok
-        camera.shows(tray(1, [], 2, []), 0.3)  # both dice in hand
-        duel_1 = tray(1, NOTHING, 2, THREE_MATCHOS)
-        camera.shows(duel_1, 0.6)
-        camera.squeak(duel_1)
-        assert table.view()["game"]["scores"] == [0, 1], "duel 1: Ben's three Matchos climb"
-        camera.shows(tray(1, [], 2, THREE_MATCHOS), 0.5)  # Ben picks up the fruit dice; Ada has not yet
+        ben_wins_duel_1(table, camera)
     finally:
         table.stop()
         table.journal.close()
@@ -272,10 +275,7 @@ def test_matchos_left_from_the_last_duel_give_no_climb_after_a_power_cut_mid_due
         assert "as the last duel left them" in view["question"]["text"], view["question"]["text"]
 
         assert table.request({"do": "choose", "option": "matcho"}).ok  # Continue: Ada stays at the start
-        camera.shows(tray(3, ALSO_NOTHING, 4, []), 0.5)  # Ada picks up the Matcho dice at last
-        rolled = tray(3, ALSO_NOTHING, 5, THREE_MATCHOS)
-        camera.shows(rolled, 0.6)
-        camera.squeak(rolled)
+        ada_squeaks_on_her_own_matchos(camera)
         view = table.view()
         assert view["question"] is None and view["game"]["scores"] == [1, 1], "Ada's own three Matchos climb"
     finally:
