@@ -169,8 +169,8 @@ def _reread(args, events) -> dict:
     import dataclasses
 
     from ..events import DiceSettled
-    from ..table.camera_game import games_on_the_table
-    from ..table.reread import RereadError, read_camera_setup, reread_frames, roll_differences, \
+    from ..table.camera_game import games_on_the_table, reads_pip_dice, reads_zones
+    from ..table.reread import CAMERA_FILE, RereadError, read_camera_setup, reread_frames, roll_differences, \
         with_reread_camera, zone_differences
 
     try:
@@ -179,9 +179,14 @@ def _reread(args, events) -> dict:
         setup = dataclasses.replace(setup, **{k: v for k, v in overrides.items() if v is not None})
         if setup.settle_ms < 0:
             raise RereadError(f"--settle-ms must not be negative, got {setup.settle_ms}")
+        games = games_on_the_table(events)
+        if not setup.follows_game and any(not reads_pip_dice(game) or reads_zones(game) for _, game in games):
+            print(f"companion replay: {args.directory} was recorded before the camera followed the game (no "
+                  f"{CAMERA_FILE} says it did): its frames are re-read as its camera read them, pip dice and the dice "
+                  "zones in every frame, whatever the game", file=sys.stderr)
         camera_events, frames = reread_frames(
             args.directory, setup, on_cut_short=lambda why: print(f"companion replay: {why}", file=sys.stderr),
-            games=games_on_the_table(events))
+            games=games if setup.follows_game else ())
     except RereadError as exc:
         raise CliError(str(exc)) from None
     differences = roll_differences(events, camera_events) + zone_differences(events, camera_events)

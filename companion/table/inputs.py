@@ -19,10 +19,12 @@ cannot attribute becomes a question on the page instead of an action.
   camera quiet for a second) is not judged on a guess: the page asks, and that side is judged on the nine
   dice a person taps. The squeak that ends a duel is the first hand on the banana: another squeak within
   `SAME_RACE_NS` is the other hand arriving late and counts for nothing, and a squeak while the dice still
-  lie as that duel ended (nobody has rolled since) is judged on no dice at all. A side whose dice lie
-  unmoved since before the duel began (never picked up: the last duel's roll, or in the first duel dice lying
-  when the game began) shows no combination of this duel; a Continue does not begin a duel. While a squeak is
-  asked about, a later one is not judged: it would be scored to that duel's rollers.
+  lie as that duel ended (nobody has rolled since) is judged on no dice at all. A side whose dice lie unmoved
+  since before the duel began (never picked up: the last duel's roll, or in the first duel dice lying when the
+  game began) shows no combination of this duel; a Continue does not begin a duel. A squeak in the game's first
+  duel before anyone rolled changes nothing whoever made it (everybody stands on the start space, where nobody
+  goes down): it is not asked about. While a squeak is asked about, a later one is not judged: it would be
+  scored to that duel's rollers.
 """
 from __future__ import annotations
 
@@ -85,6 +87,9 @@ Decision = Play | Ask | Ignore | Hold | PutAway
 TAPS_BEFORE_A_ROLL = ("bonus", "consolation", "moves")
 
 
+BEFORE_THIS_RUN = -(2**63)  # a zone's dice lain since before the table started: since before any time on its clock
+
+
 class ZoneHistory:
     """What each zone showed over the last few seconds, so a squeak is judged at its own timestamp.
 
@@ -96,7 +101,10 @@ class ZoneHistory:
     after 5 s without one (companion.table.camera.STUCK_AFTER_S). Each state also keeps since when the zone's
     dice have lain as they lie (`lying_since`), over any number of seconds, so long as the camera saw them all
     along. Dice a zone shows first after `clear(lying_before=t)`, within `reading_ns` of `t` (the game's
-    start: the camera reads the zones from then on), have lain there since `t`: nobody saw them rolled."""
+    start: the camera reads the zones from then on), have lain there since `t`: nobody saw them rolled. Dice a
+    zone shows first after `clear(lain={zone: dice})` (a restart: the dice the duel now on began with, as
+    journaled), all lying where those lay, showing their faces, have lain there since before the table started
+    (`BEFORE_THIS_RUN`), whatever the clock: dice thrown again do not all land so (`part_of_the_roll`)."""
 
     def __init__(self, keep_ns: int = 10_000_000_000, fresh_ns: int = 1_000_000_000,
                  reading_ns: int = 5_000_000_000):
@@ -107,15 +115,17 @@ class ZoneHistory:
         self._faces: dict[str, list[tuple[DieReading, ...]]] = {}
         self._since: dict[str, list[int]] = {}
         self._lying_before: int | None = None
+        self._lain: dict[str, tuple[DieReading, ...]] = {}
 
     def __len__(self) -> int:
         return sum(len(times) for times in self._times.values())
 
-    def clear(self, lying_before: int | None = None) -> None:
+    def clear(self, lying_before: int | None = None, lain: dict[str, tuple[DieReading, ...]] | None = None) -> None:
         self._times.clear()
         self._faces.clear()
         self._since.clear()
         self._lying_before = lying_before
+        self._lain = dict(lain or {})
 
     def add(self, event: ZoneState) -> None:
         if self._times.get(event.zone) and event.t < self._times[event.zone][-1]:
@@ -124,7 +134,7 @@ class ZoneHistory:
         faces = self._faces.setdefault(event.zone, [])
         since = self._since.setdefault(event.zone, [])
         lying = bool(times) and self._lain_on(event, times[-1], faces[-1])
-        since.append(since[-1] if lying else self._first_seen(event.t) if not times else event.t)
+        since.append(since[-1] if lying else self._first_seen(event) if not times else event.t)
         times.append(event.t)
         faces.append(event.dice)
         cut = bisect.bisect_left(times, event.t - self.keep_ns)
@@ -139,8 +149,11 @@ class ZoneHistory:
             gap <= self.fresh_ns or gap <= self.reading_ns and len(event.dice) == len(before)
             and part_of_the_roll(event.dice, before))
 
-    def _first_seen(self, t: int) -> int:
-        """Since when the dice a zone shows first, at `t`, have lain there."""
+    def _first_seen(self, event: ZoneState) -> int:
+        """Since when the dice a zone shows first have lain there."""
+        lain, t = self._lain.pop(event.zone, None), event.t
+        if lain and len(event.dice) == len(lain) and part_of_the_roll(event.dice, lain):
+            return BEFORE_THIS_RUN
         before = self._lying_before
         return min(t, before) if before is not None and abs(t - before) <= self.reading_ns else t
 
@@ -336,13 +349,15 @@ NOBODY_OPTION = {"option": "nobody", "label": "Nobody: it was knocked or squeeze
 TAP_THE_DICE = "tap the 9 dice below as they lay when the banana squeaked, and the squeak is judged on them"
 
 
-def duel_ended_at(state: State, history: Sequence[dict[str, Any]]) -> int | None:
-    """When the squeak that ended the last duel was heard; None if there was none, or if the last squeak was
-    a Continue (the duel went on, with the dice as they lay)."""
+def duel_ended_at(state: State, history: Sequence[dict[str, Any]], clock_from: int = 0) -> int | None:
+    """When the squeak that ended the last duel was heard; None if there was none, if the last squeak was
+    a Continue (the duel went on, with the dice as they lay), or if it was timed on another clock (see
+    `duel_began_at`)."""
     last = getattr(state, "last_squeak", None)
     if not last or not last.get("climbed"):
         return None
-    return next((step.get("t") for step in reversed(history) if step["action"].get("kind") == "squeak"), None)
+    index = next((i for i in range(len(history) - 1, -1, -1) if history[i]["action"].get("kind") == "squeak"), None)
+    return history[index].get("t") if index is not None and index >= clock_from else None
 
 
 def duel_began_at(state: State, history: Sequence[dict[str, Any]], started: int | None,
@@ -409,7 +424,7 @@ def squeak_decision(state: State, event: BananaSqueaked, zones: ZoneHistory,
                           "the banana counts")
         return Ignore("the banana squeaked again, but the squeak before is still asked about on the page: answer "
                       "it first. This squeak is not judged: tap its dice and who squeaked once that is done")
-    ended = duel_ended_at(state, history)
+    ended = duel_ended_at(state, history, clock_from)
     if ended is not None and 0 <= event.t - ended < SAME_RACE_NS:
         return Ignore("the banana squeaked again right after the squeak that ended the duel: only the first "
                       "hand on the banana counts")
@@ -420,8 +435,12 @@ def squeak_decision(state: State, event: BananaSqueaked, zones: ZoneHistory,
     unrolled = unrolled_sides(zones, event.t, duel_began_at(state, history, started, clock_from))
     if len(unrolled) == 2 or (ended is not None and fruit is not None and matcho is not None and (
             (_faces(fruit), _faces(matcho)) == (_faces(zones.at("fruit", ended)), _faces(zones.at("matcho", ended))))):
-        return who_squeaked(event.t, f"The banana squeaked, but the dice lie {lain_since_words(state)}: nobody has "
-                                     "rolled yet. Who squeaked?")
+        lie = lain_since_words(state)
+        if not state.duel_began():  # nobody has climbed yet: a squeak without a combination sends nobody down
+            return Ignore(f"The banana squeaked, but the dice lie {lie}: nobody has rolled yet, and everybody "
+                          "stands on the start space, so whoever squeaked, it changes nothing. Roll the dice")
+        return who_squeaked(event.t, f"The banana squeaked, but the dice lie {lie}: nobody has rolled yet. Who "
+                                     "squeaked?")
     if fruit is None and matcho is None:
         return judge_squeak(state, event.t, (None, "the camera has not seen the dice"), (None, ""))
     sides = {side: (None, "") if side in unrolled else seen_faces(side, dice)
@@ -432,11 +451,11 @@ def squeak_decision(state: State, event: BananaSqueaked, zones: ZoneHistory,
 def unrolled_sides(zones: ZoneHistory, t: int, duel_began: int | None) -> list[str]:
     """The sides whose dice lay at `t` as they had since before the duel began (at `duel_began`), never
     picked up: the last duel's roll, not this duel's. A duel begun after `t` began on another clock (before
-    the Pi restarted): no side is known not to have rolled."""
-    if duel_began is None or duel_began > t:
-        return []
+    the Pi restarted): no side is known not to have rolled but one whose dice lie as the duel began with them
+    since before the table started (`ZoneHistory`); the same when the duel's start is not known (None)."""
+    began = BEFORE_THIS_RUN if duel_began is None or duel_began > t else duel_began
     return [side for side in ("fruit", "matcho")
-            if (since := zones.lying_since(side, t)) is not None and since <= duel_began]
+            if (since := zones.lying_since(side, t)) is not None and since <= began]
 
 
 def judge_squeak(state: State, t: int, fruit: tuple[list[str] | None, str],

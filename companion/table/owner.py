@@ -20,8 +20,8 @@ import time
 from concurrent.futures import Future
 from typing import Any, Callable
 
-from ..events import (BadEvent, BallEntered, BallLanded, BananaSqueaked, CameraHealth, DiceSettled, Event, GameSoFar,
-                      PlayerAction, RecordingHealth, SensorHealth, ZoneState, event_from_json)
+from ..events import (BadEvent, BallEntered, BallLanded, BananaSqueaked, CameraHealth, DiceSettled, DieReading, Event,
+                      GameSoFar, PlayerAction, RecordingHealth, SensorHealth, ZoneState, event_from_json)
 from ..games import registry
 from ..games.api import Action, GameError, Player, State
 from .commands import BadCommand, check_command
@@ -85,6 +85,9 @@ class Table:
         # kept before, in its JSON form}).
         self.unstepped: list[dict[str, Any]] = []
         self.held: tuple[Event, str] | None = None  # an event kept until a tap it came before, and why
+        # Magic Mountain's ball that went in while the one kept waited for its colour: (the steps played when it
+        # came, its opening, the kept ball's opening), told on the page until its opening is played
+        self.next_ball: tuple[int, int, int] | None = None
         self.notice = ""
         self.version = 0
         self.run = secrets.token_hex(4)  # versions count again from 0 after a restart: pages tell runs apart
@@ -300,6 +303,7 @@ class Table:
             self._write_position(tx)
         self._take_up(Game(game_id, game_def.name, setup, state, history, _last_reading(history), started, clock_from),
                       question, held, held[1] if held else "")
+        self.zones.clear(lain=_lain_as_the_duel_began(self.game))
         self.unstepped = unstepped
 
     # -- sensor and camera events -----------------------------------------------------------------
@@ -317,9 +321,9 @@ class Table:
                            "the first hand on the banana counts")
         decision = decide(game.state, event, self.zones, game.history, self.question, started=game.started,
                           clock_from=game.clock_from)
-        another = self._another_ball(event, decision)
-        if another:
-            self.notice = another
+        if self._another_ball(event, decision):
+            self.next_ball = (len(game.history), event.opening, self.held[0].opening)
+            another = self.notice = _another_ball_words(event.opening, self.held[0].opening)
             self._persist_position()
             return True, another
         replaced = self.held if self.held is not None and type(self.held[0]) is type(event) else None
@@ -346,6 +350,7 @@ class Table:
         `recorded`: the event is in the journal already (it was kept)."""
         if isinstance(decision, Ask):
             self._set_question(decision.question, event, recorded=recorded)
+            self.notice = ""  # the question says what is wanted now (a kept squeak's "waits for the picture" is done)
             return decision.question["text"]
         self._play(decision.actions, event, reading=decision.reading, reading_step=decision.reading_step,
                    question=decision.question, t=decision.t, recorded=recorded)
@@ -418,17 +423,32 @@ class Table:
             self._write_position(tx)
         self.held, self.notice, self.unstepped = held, reason, unstepped
 
-    def _another_ball(self, event: Event, decision: Decision) -> str:
-        """A ball entering while one kept for its colour waits is the next turn's, dropped before the first
-        one's colour was tapped: the colour tapped next is the first ball's, so that one is kept with its
-        opening, and this one is told, to be tapped once the first ball's turn is done. "" for any other."""
-        if not (isinstance(event, BallEntered) and isinstance(decision, Hold) and self.held is not None
-                and isinstance(self.held[0], BallEntered)):
+    def _another_ball(self, event: Event, decision: Decision) -> bool:
+        """Whether `event` is a ball entering while one kept for its colour waits: the next turn's, dropped before
+        the first one's colour was tapped. The colour tapped next is the first ball's, so that one is kept with
+        its opening, and this one is told (`next_ball`), to be tapped once the first ball's turn is done."""
+        return (isinstance(event, BallEntered) and isinstance(decision, Hold) and self.held is not None
+                and isinstance(self.held[0], BallEntered))
+
+    def _next_ball_words(self) -> str:
+        """What the page tells of the ball that went in early (`next_ball`), until its opening is played: the
+        second opening played since it came (the kept ball's is the first). "" when there is none."""
+        if self.next_ball is None or self.game is None:
             return ""
-        first = self.held[0].opening
-        return (f"Another ball went into opening {event.opening} while the ball in opening {first} waits: tap the "
-                f"colour of the ball in opening {first}, then what it hit; then this ball's colour and opening "
-                f"{event.opening}")
+        since, opening, _ = self.next_ball
+        openings = sum(step["action"].get("kind") == "choose_opening" for step in self.game.history[since:])
+        if openings >= 2 or self.game.state.is_over():
+            return ""
+        return (f"The next ball went into opening {opening} early: when its turn comes, tap its colour and opening "
+                f"{opening}")
+
+    def notice_shown(self) -> str:
+        """The notice, and the ball that went in early for as long as it waits: a later notice (a ball landing,
+        the kept ball played) does not make the family forget it."""
+        words = self._next_ball_words()
+        if not words or self.notice == _another_ball_words(*self.next_ball[1:]):
+            return self.notice
+        return f"{self.notice}. {words}" if self.notice else words
 
     def _landed_while_kept(self, event: Event) -> str:
         """A ball kept for its colour runs through long before a person taps it: its landing is told as that
@@ -524,7 +544,7 @@ class Table:
         """The table on `game` (None: no game), with its question, kept event and notice: the zones' readings
         and the duel's dice so far are another game's (or one ended)."""
         self.game, self.question, self.held, self.notice = game, question, held, notice
-        self.unstepped = []
+        self.unstepped, self.next_ball = [], None
         self.zones.clear()
         self.duel_dice.clear()
 
@@ -541,6 +561,7 @@ class Table:
             tx.clear_meta("held")
             tx.clear_meta("unstepped")
         self._take_up(game)
+        self.zones.clear(lain=_lain_as_the_duel_began(game))
 
     def _play(self, actions: list[Action], event: Event, reading: dict[str, Any] | None = None,
               reading_step: int = 0, question: dict[str, Any] | None = None, t: int | None = None,
@@ -560,6 +581,7 @@ class Table:
                                 "t": event.t if t is None else t})
             if reading is not None:
                 applied[reading_step]["reading"] = reading
+            self._note_the_duels_dice(game, applied, event.t if t is None else t)
             if self.question is not None:  # the step answers it: an undo takes the whole step back and asks again
                 applied[-1].update(asked=self.question, actions=len(applied))
             if self.held is not None:  # tapped while an event waits: an undo of the step leaves it waiting
@@ -702,6 +724,17 @@ class Table:
             self._write_held(tx)
             self._write_position(tx)
 
+    def _note_the_duels_dice(self, game: Game, applied: list[dict[str, Any]], t: int) -> None:
+        """A step that begins a Banana Matcho duel (a squeak that climbs) keeps the zones' dice as the camera saw
+        them at `t` (`lying`), where they lie as the duel begins: after a restart, dice still lying so are this
+        duel's start's, not rolled in it (`_lain_as_the_duel_began`)."""
+        if game.name != "banana-matcho" or game.state.duel_began() != len(game.history) + len(applied):
+            return
+        lying = {zone: [d.to_json() for d in dice] for zone in ("fruit", "matcho")
+                 if (dice := self.zones.at(zone, t)) is not None}
+        if lying:
+            applied[-1]["lying"] = lying
+
     def _write_position(self, tx) -> None:
         if self.replay_position >= 0:
             tx.set_meta("replay_position", str(self.replay_position))
@@ -719,6 +752,7 @@ class Table:
             return
         try:
             self.game = self._load(row)
+            self.zones.clear(lain=_lain_as_the_duel_began(self.game))
         except (GameError, KeyError, TypeError, ValueError) as exc:
             # An engine that no longer accepts its own journal must not keep the service down: the page
             # says so, and the journal is left as it was for a person to look at.
@@ -793,6 +827,12 @@ def _unplayed_words(event: Event) -> tuple[str, str] | None:
     return None
 
 
+def _another_ball_words(opening: int, first: int) -> str:
+    """What the page says when a ball goes into `opening` while the ball in opening `first` waits for its colour."""
+    return (f"Another ball went into opening {opening} while the ball in opening {first} waits: tap the colour of "
+            f"the ball in opening {first}, then what it hit; then this ball's colour and opening {opening}")
+
+
 def _held_to_json(held: tuple[Event, str] | None) -> dict[str, Any] | None:
     return None if held is None else {"event": held[0].to_json(), "reason": held[1]}
 
@@ -849,6 +889,17 @@ def _write_held(tx, held: tuple[Event, str] | None) -> None:
         tx.clear_meta("held")
     else:
         tx.set_meta("held", json.dumps(_held_to_json(held)))
+
+
+def _lain_as_the_duel_began(game: Game) -> dict[str, tuple[DieReading, ...]]:
+    """{zone: dice} as they lay when the Banana Matcho duel now on began, kept with the step that began it
+    (`Table._note_the_duels_dice`); none for the first duel, or a journal that did not keep them."""
+    played = game.state.duel_began() if game.name == "banana-matcho" else 0
+    lying = game.history[played - 1].get("lying") if 0 < played <= len(game.history) else None
+    try:
+        return {zone: tuple(DieReading.from_json(d) for d in dice) for zone, dice in (lying or {}).items()}
+    except (BadEvent, AttributeError, KeyError, TypeError, ValueError):
+        return {}
 
 
 def _last_reading(history: list[dict[str, Any]]) -> dict[str, Any] | None:

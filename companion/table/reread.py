@@ -6,7 +6,9 @@ recorded event (sensors, the page) stays, merged in timestamp order. The re-read
 compared with the recorded ones, so a contributor can check a new reader against recorded sessions.
 
 How the camera was set up (tray, zones, settle time) is read from the recording's camera.json when it
-has one (written by `companion record`), else from the defaults; the command line overrides either.
+has one (written by `companion record`), else from the defaults; the command line overrides either. A
+recording without a camera.json saying `follows_game` was made before the camera followed the game: its camera
+read pip dice and the zones in every frame, whatever the game, and its frames are re-read so.
 """
 from __future__ import annotations
 
@@ -33,12 +35,15 @@ class RereadError(ValueError):
 
 @dataclasses.dataclass(frozen=True)
 class CameraSetup:
-    """What the live pipeline was given: the reader kind, the tray, the zones, the settle time."""
+    """What the live pipeline was given: the reader kind, the tray, the zones, the settle time; and whether it
+    read what the game on the table takes (`follows_game`, companion.table.camera_game), or, as the camera
+    did before, pip dice and the zones in every frame."""
 
     reader: str = "pips"
     tray: str = "auto"
     zones: str = ""
     settle_ms: int = 300
+    follows_game: bool = True
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -51,19 +56,21 @@ def write_camera_setup(directory: str | Path, setup: CameraSetup) -> None:
 def read_camera_setup(directory: str | Path) -> CameraSetup:
     path = Path(directory) / CAMERA_FILE
     if not path.exists():
-        return CameraSetup()
+        return CameraSetup(follows_game=False)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         values = {f.name: data[f.name] for f in dataclasses.fields(CameraSetup) if f.name in data}
+        values.setdefault("follows_game", False)  # written before the camera followed the game
     except (json.JSONDecodeError, TypeError, UnicodeDecodeError) as exc:
         raise RereadError(f"{path} is not a camera setup: {exc}") from None
     except OSError as exc:
         raise RereadError(f"cannot read {path}: {exc.strerror}") from None
     for field in dataclasses.fields(CameraSetup):
         kind = type(field.default)
-        if field.name in values and (not isinstance(values[field.name], kind) or isinstance(values[field.name], bool)):
-            raise RereadError(f"{path}: {field.name} must be {'a whole number' if kind is int else 'text'}, "
-                              f"got {values[field.name]!r}")
+        if field.name in values and (not isinstance(values[field.name], kind)
+                                     or isinstance(values[field.name], bool) is not (kind is bool)):
+            what = {int: "a whole number", bool: "true or false"}.get(kind, "text")
+            raise RereadError(f"{path}: {field.name} must be {what}, got {values[field.name]!r}")
     return CameraSetup(**values)
 
 

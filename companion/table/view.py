@@ -29,7 +29,7 @@ def build_view(table: "Table") -> dict[str, Any]:
         "step": step_token(shown, table.question, len(table.unstepped)),
         "game": shown,
         "question": table.question,
-        "notice": table.notice,
+        "notice": table.notice_shown(),
         "health": dict(table.health),
     }
 
@@ -58,7 +58,8 @@ def _values_of(reading: dict[str, Any] | None) -> list[Any] | None:
     return [reading.get("values"), reading.get("unsure"), reading.get("index"), reading.get("corrected")]
 
 
-UNDO_ONLY = ("asked", "actions", "kept")  # what a step keeps for undo (owner.py): not sent to every page
+# what a step keeps for undo, and the dice a Banana Matcho duel began with (owner.py): not sent to every page
+UNDO_ONLY = ("asked", "actions", "kept", "lying")
 
 
 def _shown_step(step: dict[str, Any]) -> dict[str, Any]:

@@ -66,14 +66,19 @@ def test_matchos_left_lying_from_the_last_duel_give_the_new_matcho_roller_no_cli
         assert table.request({"do": "choose", "option": "fruit"}).ok
         assert table.view()["game"]["scores"] == [0, 0], "Ben's squeak: Continue, one space down"
 
-        camera.shows(tray(3, ALSO_NOTHING, 4, []), 0.5)  # Ada picks up the Matcho dice at last
-        rolled = tray(3, ALSO_NOTHING, 5, THREE_MATCHOS)
-        camera.shows(rolled, 0.6)
-        camera.squeak(rolled)
+        ada_squeaks_on_her_own_matchos(camera)
         view = table.view()
         assert view["question"] is None and view["game"]["scores"] == [1, 0], "Ada's three Matchos of this duel climb"
     finally:
         table.stop()
+
+
+def ada_squeaks_on_her_own_matchos(camera) -> None:
+    """Ada picks up the Matcho dice at last, rolls three Matchos and squeaks."""
+    camera.shows(tray(3, ALSO_NOTHING, 4, []), 0.5)
+    rolled = tray(3, ALSO_NOTHING, 5, THREE_MATCHOS)
+    camera.shows(rolled, 0.6)
+    camera.squeak(rolled)
 
 
 def test_matchos_lying_since_before_the_game_began_give_the_first_matcho_roller_no_climb(tmp_path):
@@ -99,21 +104,26 @@ def test_matchos_lying_since_before_the_game_began_give_the_first_matcho_roller_
         table.stop()
 
 
+def ben_wins_duel_1(table, camera) -> None:
+    """The game starts; Ben wins duel 1 with three Matchos and picks up the fruit dice; Ada has not picked up his
+    Matchos yet."""
+    assert table.request({"do": "start", "game": "banana-matcho",
+                          "players": [{"name": "Ada"}, {"name": "Ben"}]}, t=camera.t).ok
+    camera.shows(tray(1, [], 2, []), 0.3)  # both dice in hand
+    duel_1 = tray(1, NOTHING, 2, THREE_MATCHOS)
+    camera.shows(duel_1, 0.6)
+    camera.squeak(duel_1)
+    assert table.view()["game"]["scores"] == [0, 1], "duel 1: Ben's three Matchos climb"
+    camera.shows(tray(1, [], 2, THREE_MATCHOS), 0.5)
+
+
 def test_after_a_continue_the_last_duels_matchos_still_give_no_climb(tmp_path):
     """A Continue does not begin a new duel: the dice lying since before the duel began stay the last duel's."""
     teach(tmp_path / "state")
     table = Table(Journal(tmp_path / "journal")).start()
     camera = Camera(table, tracker(tmp_path / "state"))
     try:
-        assert table.request({"do": "start", "game": "banana-matcho",
-                              "players": [{"name": "Ada"}, {"name": "Ben"}]}, t=camera.t).ok
-        camera.shows(tray(1, [], 2, []), 0.3)  # both dice in hand
-        duel_1 = tray(1, NOTHING, 2, THREE_MATCHOS)
-        camera.shows(duel_1, 0.6)
-        camera.squeak(duel_1)
-        assert table.view()["game"]["scores"] == [0, 1], "duel 1: Ben's three Matchos climb"
-
-        camera.shows(tray(1, [], 2, THREE_MATCHOS), 0.5)
+        ben_wins_duel_1(table, camera)
         duel_2 = tray(3, ALSO_NOTHING, 2, THREE_MATCHOS)
         camera.shows(duel_2, 1.5)
         camera.squeak(duel_2)  # Ben, with nothing
@@ -232,5 +242,69 @@ def test_matchos_rolled_after_a_power_cut_climb(tmp_path):
         view = table.view()
         assert view["game"]["scores"] == [0, 1], (view["notice"], (view["question"] or {}).get("text"),
                                                  [s["text"] for s in view["game"]["history"]])
+    finally:
+        table.stop()
+
+
+def test_matchos_left_from_the_last_duel_give_no_climb_after_a_power_cut_mid_duel(tmp_path):
+    """Ben won duel 1 with three Matchos; duel 2 is on, Ada has not picked his Matchos up, and the Pi loses power.
+    It boots again on a new clock, where the duel's start is not known: the Matchos seen first after the restart
+    counted as rolled in this duel, and Ada, squeaking on them, climbed. Lying where they lay when the duel began
+    (journaled with the squeak that began it), they are still the last duel's."""
+    teach(tmp_path / "state")
+    table = Table(Journal(tmp_path / "journal")).start()
+    camera = Camera(table, tracker(tmp_path / "state"))
+    try:
+        ben_wins_duel_1(table, camera)
+    finally:
+        table.stop()
+        table.journal.close()
+
+    table = Table(Journal(tmp_path / "journal")).start()  # the Pi boots again: a new clock, a new camera
+    camera = Camera(table, tracker(tmp_path / "state"))
+    try:
+        camera.shows(tray(1, [], 2, THREE_MATCHOS), 0.5)
+        duel_2 = tray(3, ALSO_NOTHING, 2, THREE_MATCHOS)  # Ben throws the fruit dice: nothing
+        camera.shows(duel_2, 1.5)
+        camera.squeak(duel_2)  # Ada, on Ben's Matchos of the last duel
+        view = table.view()
+        assert view["game"]["scores"] == [0, 1], [step["text"] for step in view["game"]["history"]]
+        assert view["question"], (view["notice"], [step["text"] for step in view["game"]["history"]])
+        assert view["question"] and view["question"]["text"].startswith("Nobody has a combination yet"), \
+            view["question"]
+        assert "as the last duel left them" in view["question"]["text"], view["question"]["text"]
+
+        assert table.request({"do": "choose", "option": "matcho"}).ok  # Continue: Ada stays at the start
+        ada_squeaks_on_her_own_matchos(camera)
+        view = table.view()
+        assert view["question"] is None and view["game"]["scores"] == [1, 1], "Ada's own three Matchos climb"
+    finally:
+        table.stop()
+
+
+def test_a_squeak_before_anyone_rolled_in_the_first_duel_asks_nothing(tmp_path):
+    """The family threw the dice before starting Banana Matcho on the page; the game starts and the camera reads
+    the zones from then on; a child squeezes the banana before anyone picked the dice up. Those dice count for
+    nobody, and both monkeys stand on the start space, where a squeak without a combination sends nobody down:
+    whoever squeaked, nothing changes, so the page asked 'Who squeaked?' for nothing."""
+    teach(tmp_path / "state")
+    table = Table(Journal(tmp_path / "journal")).start()
+    camera = Camera(table, tracker(tmp_path / "state"))
+    try:
+        assert table.request({"do": "start", "game": "banana-matcho",
+                              "players": [{"name": "Ada"}, {"name": "Ben"}]}, t=camera.t).ok
+        thrown_before = tray(1, NOTHING, 2, THREE_MATCHOS)
+        camera.shows(thrown_before, 1.0)
+        camera.squeak(thrown_before)
+        view = table.view()
+        assert view["question"] is None, view["question"]["text"]
+        assert view["game"]["scores"] == [0, 0] and view["game"]["history"] == []
+        assert "nobody has rolled yet" in view["notice"] and "changes nothing" in view["notice"], view["notice"]
+
+        rolled = tray(3, ALSO_NOTHING, 5, THREE_MATCHOS)  # both roll; Ben's three Matchos of this duel climb
+        camera.shows(tray(1, [], 2, []), 0.3)
+        camera.shows(rolled, 0.6)
+        camera.squeak(rolled)
+        assert table.view()["game"]["scores"] == [0, 1]
     finally:
         table.stop()

@@ -168,6 +168,18 @@ def test_a_squeak_heard_before_the_camera_read_the_frame_before_it_waits_for_tha
     assert table.view()["game"]["history"][-1]["t"] == 1 * S
 
 
+def test_a_squeak_asked_about_once_its_frame_is_read_no_longer_says_it_waits_for_that_frame(table):
+    """The squeak waited for the camera's frame; once read, the page asked who squeaked, while the words beside the
+    prompt still said it would be judged once the camera's picture was read."""
+    lying(table, 500 * MS, dice(*NOTHING), dice("matcho", "blank", "blank"))
+    squeak(table, 1 * S, frame_after=False)
+    assert "judged once the camera's picture" in table.view()["notice"]
+    lying(table, 1 * S + 33 * MS, dice(*NOTHING), dice("matcho", "blank", "blank"))
+    view = table.view()
+    assert view["question"] and view["question"]["text"].startswith("Nobody has a combination yet"), view["question"]
+    assert "judged once the camera's picture" not in view["notice"], view["notice"]
+
+
 def test_the_other_hand_while_the_first_squeak_waits_for_its_frame_counts_for_nothing(table):
     lying(table, 500 * MS, dice(CO, CO, CO, CO, ST, ST), dice("matcho", "blank", "blank"))
     squeak(table, 1 * S, frame_after=False)

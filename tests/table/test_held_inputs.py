@@ -149,6 +149,33 @@ def test_a_second_ball_dropped_before_the_first_ones_colour_is_tapped_leaves_the
         table.stop()
 
 
+def test_the_second_ball_dropped_early_is_told_until_its_opening_is_played(tmp_path):
+    """Ada's ball went into opening 4, Ben's into opening 2 before Ada's colour was tapped; both balls then ran
+    through. The page used to tell of Ben's ball only until the first landing, so the family never learnt of it."""
+    table = Table(Journal(tmp_path)).start()
+    try:
+        assert table.request({"do": "start", "game": "magic-mountain", "players": PLAYERS}).ok
+        assert table.submit(BallEntered(t=5_000_000_000, opening=4)).result(5).ok
+        assert table.submit(BallEntered(t=6_000_000_000, opening=2)).result(5).ok
+        assert table.submit(BallLanded(t=7_000_000_000)).result(5).ok
+        assert table.submit(BallLanded(t=8_000_000_000)).result(5).ok
+        assert "opening 2" in table.view()["notice"], table.view()["notice"]
+        assert table.request({"do": "dice", "values": ["red"]}).ok  # Ada's ball: red, in opening 4
+        assert table.view()["game"]["history"][-1]["text"] == "Put the red ball in opening 4"
+        assert "opening 2" in table.view()["notice"], table.view()["notice"]
+        assert table.request({"do": "dice", "values": []}).ok  # it hit nothing
+        while table.view()["game"]["legal"]:  # a witch moves on
+            play(table, table.view()["game"]["legal"][0]["action"])
+        assert table.view()["game"]["chance"]["kind"] == "draw"
+        assert "opening 2" in table.view()["notice"], table.view()["notice"]
+        assert table.request({"do": "dice", "values": ["blue"]}).ok  # Ben's ball
+        assert "opening 2" in table.view()["notice"], table.view()["notice"]
+        play(table, {"kind": "choose_opening", "opening": 2})
+        assert "opening 2" not in table.view()["notice"], "Ben's ball is played: nothing more to tell"
+    finally:
+        table.stop()
+
+
 def test_a_kept_ball_that_reaches_the_bottom_is_not_called_no_ball(tmp_path):
     """The ball runs through in a second or two, long before a person taps its colour: the page must not
     say that no ball was in play, and the ball still goes in once its colour is tapped."""

@@ -162,6 +162,7 @@ def test_frames_missing_from_the_recording_are_told_apart_from_misreadings(run_c
     (TRUTH_FILE, "garbage\n", "truth.jsonl line 1 is not a frame's truth"),
     ("camera.json", '{"settle_ms": "fast"}', "camera.json: settle_ms must be a whole number, got 'fast'"),
     ("camera.json", '{"tray": 5}', "camera.json: tray must be text, got 5"),
+    ("camera.json", '{"follows_game": 1}', "camera.json: follows_game must be true or false, got 1"),
     ("frames.jsonl", '{"index": 0, "t": 10}\n{"index": 1, "t": 5}\n', "frame 1's time goes back before frame 0's"),
 ])
 def test_a_damaged_file_of_the_recording_is_named(run_cli, session, tmp_path, file, text, problem):
@@ -236,3 +237,45 @@ def test_the_games_a_recording_plays_leave_out_a_start_the_companion_refused():
             PlayerAction(t=2, action={"do": "start", "game": "snakes-and-ladders", "players": []}),
             PlayerAction(t=3, action={"do": "end"})]
     assert games_on_the_table(taps) == [(1, "banana-matcho"), (3, None)]
+
+
+def test_a_recording_made_before_the_camera_followed_the_game_is_re_read_as_its_camera_read(run_cli, tmp_path,
+                                                                                              monkeypatch):
+    """Before session 30 the live camera read pip dice and the Banana Matcho zones in every frame, whatever the
+    game: its camera.json says nothing of following the game. Re-read as today's camera reads, the fruit dice it
+    read as pips during and after a Banana Matcho game were 'not re-read' and its zones outside the game 're-read
+    nothing': differences of the version, not of the reader. Re-read as its own camera read, none is left."""
+    import heapq
+
+    from companion.table.reread import CAMERA_FILE, CameraSetup, reread_frames, write_camera_setup
+    from companion.table.session_frames import TruthFrame
+    from companion.vision.sources import Frame
+    from tests.table.banana_dice import ZONE_TEXT, table_image, teach
+
+    teach(tmp_path / "state")
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
+    recording = tmp_path / "before-session-30"
+    throws = [table_image(seed, ["coconut"] * 3 + ["banana", "orange", "papaya"], ["matcho", "blank", "matcho"])
+              for seed in (11, 12, 13)]
+    frames = [TruthFrame(Frame(i * 100_000_000, throws[i // 12][::-1].copy() if i % 12 == 0 else throws[i // 12]),
+                         (), False) for i in range(36)]
+    record_frames(recording, frames, fmt="png")
+    setup = CameraSetup("pips", "auto", ZONE_TEXT, 300)
+    camera, _ = reread_frames(recording, setup)  # the camera of then: everything, in every frame
+    assert [e.t for e in camera if isinstance(e, DiceSettled)] == [400_000_000, 1_600_000_000, 2_800_000_000]
+    write_camera_setup(recording, setup)
+    old = {k: v for k, v in json.loads((recording / CAMERA_FILE).read_text()).items() if k != "follows_game"}
+    (recording / CAMERA_FILE).write_text(json.dumps(old))
+    players = [{"name": "Ada"}, {"name": "Ben"}]
+    taps = [PlayerAction(t=1_000_000_001, action={"do": "start", "game": "banana-matcho", "players": players}),
+            PlayerAction(t=2_000_000_001, action={"do": "end"})]
+    write_events(recording, list(heapq.merge(taps, camera, key=lambda e: e.t)))
+
+    code, out, err = run_cli("replay", str(recording), "--fast", "--json", "--frames")
+    assert result_of(out)["frames"]["differences"] == [] and code == 0, result_of(out)["frames"]
+    assert "recorded before the camera followed the game" in err, err
+
+    (recording / CAMERA_FILE).unlink()  # recorded before camera.json was written at all, the zones given by hand
+    code, out, err = run_cli("replay", str(recording), "--fast", "--json", "--frames", "--zones", ZONE_TEXT)
+    assert result_of(out)["frames"]["differences"] == [] and code == 0, result_of(out)["frames"]
+    assert "recorded before the camera followed the game" in err, err

@@ -304,6 +304,32 @@ def test_what_is_not_working_is_named_on_the_page(browser, served, service):
         page.close()
 
 
+def test_the_banana_matcho_zones_trouble_is_told_only_where_banana_matcho_is_played_or_picked(browser, served, service):
+    """camera.zones set for another camera size: the page told every Matterhorn family that zones they never use
+    "lie outside the camera's picture" and "squeaks are asked on the page"."""
+    from companion.events import SensorHealth
+
+    base, _ = served()
+    page, errors = open_page(browser, base, "phone")
+    zones_said = "the zone fruit (0,0,760,500) lies outside the camera's 640x480 picture and read nothing"
+    try:
+        service.table.submit(SensorHealth(t=1, sensor="dice zones", state="error", message=zones_said)).result(5)
+        page.wait_for_function("'sensor:dice zones' in window.companionView.health")
+        assert page.locator("#health .warn").count() == 0, "no game picked yet"
+        page.click("button[data-game='banana-matcho']")
+        assert page.locator("#health .warn").all_text_contents() == [f"Sensor: {zones_said}"]
+        start_game(page, "matterhorn")
+        assert page.locator("#health .warn").count() == 0, "Matterhorn does not read the zones"
+        assert service.table.request({"do": "end"}).ok
+        assert service.table.request({"do": "start", "game": "banana-matcho",
+                                      "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
+        page.wait_for_function("document.querySelectorAll('#health .warn').length === 1")
+        assert page.locator("#health .warn").all_text_contents() == [f"Sensor: {zones_said}"]
+        assert errors == []
+    finally:
+        page.close()
+
+
 def test_the_camera_view_shows_the_tray_in_use_and_sets_another(browser, served, service):
     class Camera:
         tray = (10, 20, 300, 200)

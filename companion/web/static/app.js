@@ -259,17 +259,19 @@
     }
   }
 
-  // Redrawn only when what is wrong changed, and a list a person opened stays open through the redraw.
+  // Redrawn only when what is wrong changed, and a list a person opened stays open through the redraw. The dice
+  // zones are read only in Banana Matcho: what is wrong with them is said where it is played or picked to start.
   function renderHealth(health) {
     const box = $("health");
-    const drawn = JSON.stringify(health);
+    const zonesRead = zonesMatter();
+    const drawn = JSON.stringify([health, zonesRead]);
     if (drawn === renderHealth.drawn) return;
     renderHealth.drawn = drawn;
     const opened = Boolean(box.querySelector("details[open]"));
     box.replaceChildren();
     const sensors = [];
     for (const [what, h] of Object.entries(health)) {
-      if (h.state === "ok") continue;
+      if (h.state === "ok" || (what === "sensor:dice zones" && !zonesRead)) continue;
       if (what === "camera") box.append(el("p", { class: "warn" }, `Camera: ${h.message || h.state}`));
       else if (what === "recording") box.append(el("p", { class: "warn" }, `Recording: ${h.message}`));
       else sensors.push(h.message || `${what.replace("sensor:", "")}: ${h.state}`);
@@ -281,6 +283,12 @@
       list.open = opened;
       box.append(list);
     }
+  }
+
+  function zonesMatter() {
+    const game = view && view.game;
+    const picked = (!game || showStart) && chosenGame && chosenGame.name === "banana-matcho";
+    return Boolean(picked || (game && game.name === "banana-matcho"));
   }
 
   function renderQuestion(question, game) {
@@ -711,6 +719,7 @@
 
   function pickGame(info) {
     chosenGame = info;
+    if (view) renderHealth(view.health || {});
     $("setup").hidden = false;
     const players = $("players");
     const count = Math.max(info.min_players, Math.min(2, info.max_players));
