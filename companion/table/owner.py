@@ -295,7 +295,7 @@ class Table:
             if state.is_over():
                 tx.finish(game_id, {"scores": state.scores(), "winners": state.winners()})
             _write_question(tx, question)
-            _write_held(tx, held)
+            _write_held(tx, held, game_id)
             _write_unstepped(tx, unstepped)
             self._write_position(tx)
         self._take_up(Game(game_id, game_def.name, setup, state, history, _last_reading(history), started, clock_from),
@@ -413,7 +413,7 @@ class Table:
         unstepped = [*self.unstepped, {"held": _held_to_json(replaced)}]
         with self.journal.transaction() as tx:  # kept only once saved: one not saved is said (`_tell_unanswered`)
             tx.event(self.game.id if self.game else None, event.to_json())
-            _write_held(tx, held)
+            _write_held(tx, held, self.game.id if self.game else None)
             _write_unstepped(tx, unstepped)
             self._write_position(tx)
         self.held, self.notice, self.unstepped = held, reason, unstepped
@@ -472,7 +472,7 @@ class Table:
         return True
 
     def _write_held(self, tx) -> None:
-        _write_held(tx, self.held)
+        _write_held(tx, self.held, self.game.id if self.game else None)
 
     def _decided(self, decision: Decision, event: Event) -> tuple[bool, str]:
         """A person's answer: played, or asked about again; a squeak that cannot be played is refused."""
@@ -616,7 +616,7 @@ class Table:
             tx.event(game.id, event.to_json())
             _write_question(tx, question)
             _write_unstepped(tx, unstepped)
-            _write_held(tx, held)
+            _write_held(tx, held, game.id)
             self._write_position(tx)
         self.notice = f"Undone: {_undone_words(last, self.question, self.held)}" + (f". {held[1]}" if held else "")
         self.question, self.unstepped, self.held = question, unstepped, held
@@ -730,7 +730,11 @@ class Table:
         held = self.journal.meta("held")
         if held:
             try:  # a squeak waits for the camera's frames (a resumed replay sends them again), or the idle second
-                self.held = _held_from_json(json.loads(held))
+                kept = json.loads(held)
+                if self._kept_before_an_older_version_played(kept):
+                    what, _ = _unplayed_words(_held_from_json(kept)[0]) or ("The event kept", "")
+                    raise ValueError(f"{what} was kept before an older version of the companion played on")
+                self.held = _held_from_json(kept)
                 self.notice = self.held[1]
                 if not self._held_squeak():
                     self._play_held()  # its tap may have been saved just before the power went
@@ -738,6 +742,14 @@ class Table:
                 self.held, self.notice = None, f"the roll or ball kept before the restart was not played ({exc})"
                 with contextlib.suppress(JournalError), self.journal.transaction() as tx:
                     _write_held(tx, None)  # said once, not at every start
+
+    def _kept_before_an_older_version_played(self, kept: dict[str, Any]) -> bool:
+        """Whether the event kept in the journal's meta waits in another game than the current one, or anything
+        was journaled after it: an older version, which never touches it, started that game or played on (a
+        kept roll played now would be a roll nobody made). Kept by a version that did not say: it still waits."""
+        if "after" not in kept:
+            return False
+        return kept.get("game") != self.game.id or kept["after"] != self.journal.last_seqs()
 
     def _unstepped_kept(self) -> list[dict[str, Any]]:
         """What changed with no step, as the journal kept it; none if anything was journaled after it (an older
@@ -843,12 +855,13 @@ def _write_question(tx, question: dict[str, Any] | None) -> None:
         tx.set_meta("question", json.dumps(question))
 
 
-def _write_held(tx, held: tuple[Event, str] | None) -> None:
-    """The event kept (or none) in the journal's meta, so that a restart keeps it."""
+def _write_held(tx, held: tuple[Event, str] | None, game_id: int | None = None) -> None:
+    """The event kept (or none) in the journal's meta, so that a restart keeps it, with the game it waits in and
+    the journal's last numbers: an older version that played on or started a game never touched it."""
     if held is None:
         tx.clear_meta("held")
     else:
-        tx.set_meta("held", json.dumps(_held_to_json(held)))
+        tx.set_meta("held", json.dumps({**_held_to_json(held), "game": game_id, "after": tx.last_seqs()}))
 
 
 def _last_reading(history: list[dict[str, Any]]) -> dict[str, Any] | None:
