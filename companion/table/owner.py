@@ -295,7 +295,7 @@ class Table:
             if state.is_over():
                 tx.finish(game_id, {"scores": state.scores(), "winners": state.winners()})
             _write_question(tx, question)
-            _write_held(tx, held, game_id)
+            _write_held(tx, held)
             _write_unstepped(tx, unstepped)
             self._write_position(tx)
         self._take_up(Game(game_id, game_def.name, setup, state, history, _last_reading(history), started, clock_from),
@@ -413,7 +413,7 @@ class Table:
         unstepped = [*self.unstepped, {"held": _held_to_json(replaced)}]
         with self.journal.transaction() as tx:  # kept only once saved: one not saved is said (`_tell_unanswered`)
             tx.event(self.game.id if self.game else None, event.to_json())
-            _write_held(tx, held, self.game.id if self.game else None)
+            _write_held(tx, held)
             _write_unstepped(tx, unstepped)
             self._write_position(tx)
         self.held, self.notice, self.unstepped = held, reason, unstepped
@@ -472,7 +472,7 @@ class Table:
         return True
 
     def _write_held(self, tx) -> None:
-        _write_held(tx, self.held, self.game.id if self.game else None)
+        _write_held(tx, self.held)
 
     def _decided(self, decision: Decision, event: Event) -> tuple[bool, str]:
         """A person's answer: played, or asked about again; a squeak that cannot be played is refused."""
@@ -616,7 +616,7 @@ class Table:
             tx.event(game.id, event.to_json())
             _write_question(tx, question)
             _write_unstepped(tx, unstepped)
-            _write_held(tx, held, game.id)
+            _write_held(tx, held)
             self._write_position(tx)
         self.notice = f"Undone: {_undone_words(last, self.question, self.held)}" + (f". {held[1]}" if held else "")
         self.question, self.unstepped, self.held = question, unstepped, held
@@ -731,7 +731,7 @@ class Table:
         if held:
             try:  # a squeak waits for the camera's frames (a resumed replay sends them again), or the idle second
                 kept = json.loads(held)
-                if self._kept_before_an_older_version_played(kept):
+                if "after" in kept and not self._still_holds(kept):
                     what, _ = _unplayed_words(_held_from_json(kept)[0]) or ("The event kept", "")
                     raise ValueError(f"{what} was kept before an older version of the companion played on")
                 self.held = _held_from_json(kept)
@@ -743,13 +743,12 @@ class Table:
                 with contextlib.suppress(JournalError), self.journal.transaction() as tx:
                     _write_held(tx, None)  # said once, not at every start
 
-    def _kept_before_an_older_version_played(self, kept: dict[str, Any]) -> bool:
-        """Whether the event kept in the journal's meta waits in another game than the current one, or anything
-        was journaled after it: an older version, which never touches it, started that game or played on (a
-        kept roll played now would be a roll nobody made). Kept by a version that did not say: it still waits."""
-        if "after" not in kept:
-            return False
-        return kept.get("game") != self.game.id or kept["after"] != self.journal.last_seqs()
+    def _still_holds(self, kept: dict[str, Any]) -> bool:
+        """Whether meta written with `_written_at` was written in the current game with nothing journaled since:
+        else an older version, which does not know it, played on or started another game (a kept roll played
+        now would be a roll nobody made). What a version from before the game was written with is not told."""
+        return kept.get("after") == self.journal.last_seqs() and \
+            kept.get("game", self.journal.meta("current_game")) == self.journal.meta("current_game")
 
     def _unstepped_kept(self) -> list[dict[str, Any]]:
         """What changed with no step, as the journal kept it; none if anything was journaled after it (an older
@@ -757,7 +756,7 @@ class Table:
         it cannot be read (undo then takes back a step, as it once did)."""
         with contextlib.suppress(ValueError, KeyError, TypeError):
             kept = json.loads(self.journal.meta("unstepped") or "null")
-            if isinstance(kept, dict) and kept.get("after") == self.journal.last_seqs():
+            if isinstance(kept, dict) and self._still_holds(kept):
                 return _unstepped_from_json(kept["items"])
         return []
 
@@ -829,7 +828,7 @@ def _undone_words(unstepped: dict[str, Any], question: dict[str, Any] | None,
 
 def _write_unstepped(tx, unstepped: list[dict[str, Any]]) -> None:
     """What changed with no step, with the journal's last numbers, which tell at a restart whether it still holds."""
-    tx.set_meta("unstepped", json.dumps({"items": unstepped, "after": tx.last_seqs()}))
+    tx.set_meta("unstepped", json.dumps({"items": unstepped, **_written_at(tx)}))
 
 
 def _unstepped_from_json(data: Any) -> list[dict[str, Any]]:
@@ -855,13 +854,18 @@ def _write_question(tx, question: dict[str, Any] | None) -> None:
         tx.set_meta("question", json.dumps(question))
 
 
-def _write_held(tx, held: tuple[Event, str] | None, game_id: int | None = None) -> None:
-    """The event kept (or none) in the journal's meta, so that a restart keeps it, with the game it waits in and
-    the journal's last numbers: an older version that played on or started a game never touched it."""
+def _write_held(tx, held: tuple[Event, str] | None) -> None:
+    """The event kept (or none) in the journal's meta, so that a restart keeps it, with `_written_at`."""
     if held is None:
         tx.clear_meta("held")
     else:
-        tx.set_meta("held", json.dumps({**_held_to_json(held), "game": game_id, "after": tx.last_seqs()}))
+        tx.set_meta("held", json.dumps({**_held_to_json(held), **_written_at(tx)}))
+
+
+def _written_at(tx) -> dict[str, Any]:
+    """The current game and the journal's last numbers as meta is written: an older version that does not know
+    that meta never touches it, so if it played on or started a game, they have moved (`Table._still_holds`)."""
+    return {"game": tx.meta("current_game"), "after": tx.last_seqs()}
 
 
 def _last_reading(history: list[dict[str, Any]]) -> dict[str, Any] | None:

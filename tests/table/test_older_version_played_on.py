@@ -33,6 +33,16 @@ def an_older_version_plays(folder, *steps):
     db.close()
 
 
+def an_older_version_starts_a_game(folder):
+    """Game 2 started as a companion from before kept rolls starts one: its row and current_game, nothing else."""
+    db = sqlite3.connect(folder / Journal.FILE_NAME)
+    with db:
+        db.execute("INSERT INTO games(game, setup, started_t) VALUES ('mountain-goats', ?, 9)",
+                   (json.dumps({"players": PLAYERS, "variants": {}}),))
+        db.execute("UPDATE meta SET value='2' WHERE key='current_game'")
+    db.close()
+
+
 def test_a_roll_kept_here_is_not_played_after_an_older_version_played_on(tmp_path):
     goats_with_a_kept_roll(tmp_path)
     an_older_version_plays(tmp_path, ({"kind": "move", "steps": [], "big": []}, "No move: pass"),
@@ -58,12 +68,7 @@ def test_a_roll_kept_here_is_not_played_after_an_older_version_played_on(tmp_pat
 
 def test_a_roll_kept_here_is_not_played_into_a_game_an_older_version_started(tmp_path):
     goats_with_a_kept_roll(tmp_path)
-    db = sqlite3.connect(tmp_path / Journal.FILE_NAME)
-    with db:
-        db.execute("INSERT INTO games(game, setup, started_t) VALUES ('mountain-goats', ?, 9)",
-                   (json.dumps({"players": PLAYERS, "variants": {}}),))
-        db.execute("UPDATE meta SET value='2' WHERE key='current_game'")
-    db.close()
+    an_older_version_starts_a_game(tmp_path)
     again = Table(Journal(tmp_path)).start()
     try:
         assert again.view()["game"]["history"] == [], "the new game's first roll is still to come"
@@ -79,6 +84,18 @@ def test_a_roll_kept_still_waits_after_a_restart_of_this_version(tmp_path):
         assert "4 4 1 3" in again.view()["notice"] and "kept" in again.view()["notice"]
         assert again.request({"do": "play", "action": {"kind": "move", "steps": [], "big": []}}).ok
         assert again.view()["game"]["history"][-1]["text"] == "Dice 4, 4, 1, 3"
+    finally:
+        again.stop()
+        again.journal.close()
+
+
+def test_undo_in_a_game_an_older_version_started_takes_back_nothing_of_the_game_before(tmp_path):
+    goats_with_a_kept_roll(tmp_path)
+    an_older_version_starts_a_game(tmp_path)
+    again = Table(Journal(tmp_path)).start()
+    try:
+        outcome = again.request({"do": "undo"})
+        assert not outcome.ok and "Undone" not in again.view()["notice"], (outcome.message, again.view()["notice"])
     finally:
         again.stop()
         again.journal.close()
