@@ -126,6 +126,39 @@ create_user() {
     fi
 }
 
+# Dice taught before the service's folder was the default of `companion teach` (an install from before
+# that, or teach run without the service) are in the folder of the person who installs, which the service
+# never reads: each kind of dice the service has not been taught is copied to it, said, and the person's
+# copy left. One the service was taught too is left as it is, and said. Returns 0 when it copied one.
+adopt_taught_dice() {
+    local person=${SUDO_USER:-} home from file name to copied=1
+    [ -n "$person" ] && [ "$person" != root ] || return 1
+    home=$(getent passwd "$person" | cut -d: -f6) || true
+    [ -n "$home" ] || return 1
+    from="$home/.local/state/companion/symbols"
+    [ -d "$(at "$from")" ] || return 1
+    for file in "$(at "$from")"/*/*.json; do
+        [ -f "$file" ] || continue
+        name=${file#"$(at "$from")/"}
+        to=$(at "$STATE/symbols/$name")
+        if [ -e "$to" ]; then
+            cmp -s "$file" "$to" ||
+                say "the dice taught as $person in $from/$name are not the service's; the service keeps its own, $STATE/symbols/$name"
+            continue
+        fi
+        mkdir -p "$(dirname "$to")"
+        cp "$file" "$to.tmp"
+        sync "$to.tmp"
+        mv "$to.tmp" "$to"
+        sync "$(dirname "$to")"
+        chown -R "$USER_NAME:$USER_NAME" "$(at "$STATE/symbols")"
+        chmod -R g+rwX "$(at "$STATE/symbols")"  # the person may teach more by hand, as the unit's folder allows
+        say "the dice taught as $person before this update ($from/$name) are now the service's: copied to $STATE/symbols/$name"
+        copied=0
+    done
+    return $copied
+}
+
 # The fingerprint of an install: the constraints ($1), the source, and the packages the environment holds, so
 # that a package changed there by hand (`pip install numpy`) is put back as pinned by the next run.
 install_stamp() {
@@ -188,6 +221,7 @@ do_install() {
     create_user
     install_venv "$codename" && changed=yes
     install_files && changed=yes
+    adopt_taught_dice && changed=yes
     if [ "$changed" = yes ]; then
         systemctl daemon-reload
         systemctl enable companion.service

@@ -149,6 +149,10 @@ def _check_folder(journal, state_dir: str, recording: str, resume: bool) -> None
     if not resume:
         more = " (--resume continues it)" if replayed == recording else ""
         raise CliError(f"{state_dir} already holds games{more}: give an empty --state-dir")
+    if replayed is None and journal.meta("replay_position") is not None:
+        raise CliError(f"{state_dir} holds a replay interrupted in an older companion, which did not note the "
+                       "recording it played: --resume cannot tell it is this one; replay it again from the start "
+                       "into an empty --state-dir")
     if replayed != recording:
         what = "another recording's replay" if replayed else "games that are not a replay"
         raise CliError(f"{state_dir} holds {what}: --resume continues only a replay of this same recording")

@@ -16,8 +16,9 @@ Tables:
   away with no step (a squeak nobody made), for the history and for debugging.
 - meta(key, value): the current game, the position reached in a replayed recording, the question asked, and
   `unstepped`: what changed with no step since the last step (a question asked or put away, an event kept),
-  with what was there before, which undo puts back first, and the last operation's and event's numbers when
-  it was written (anything journaled after it, by an older version that does not know it, makes it stale). A
+  with what was there before, which undo puts back first, and `held`: an event kept until a tap; both with
+  the current game and the last operation's and event's numbers when written (another game, or anything
+  journaled after it, by an older version that does not know them, makes them stale). A
   step that answered a question keeps it in its info (`asked`, with its `actions`); a step tapped while an event
   was kept keeps what had changed with no step before it (`kept`): undoing the step leaves the event kept, and
   puts that back.
@@ -498,6 +499,11 @@ class Transaction:
     def set_meta(self, key: str, value: str) -> None:
         self.db.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
                         (key, value))
+
+    def meta(self, key: str) -> str | None:
+        """A meta value as this transaction sees it."""
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
 
     def clear_meta(self, key: str) -> None:
         self.db.execute("DELETE FROM meta WHERE key=?", (key,))

@@ -764,7 +764,11 @@ class Table:
         held = self.journal.meta("held")
         if held:
             try:  # a squeak waits for the camera's frames (a resumed replay sends them again), or the idle second
-                self.held = _held_from_json(json.loads(held))
+                kept = json.loads(held)
+                if "after" in kept and not self._still_holds(kept):
+                    what, _ = _unplayed_words(_held_from_json(kept)[0]) or ("The event kept", "")
+                    raise ValueError(f"{what} was kept before an older version of the companion played on")
+                self.held = _held_from_json(kept)
                 self.notice = self.held[1]
                 if not self._held_squeak():
                     self._play_held()  # its tap may have been saved just before the power went
@@ -773,13 +777,20 @@ class Table:
                 with contextlib.suppress(JournalError), self.journal.transaction() as tx:
                     _write_held(tx, None)  # said once, not at every start
 
+    def _still_holds(self, kept: dict[str, Any]) -> bool:
+        """Whether meta written with `_written_at` was written in the current game with nothing journaled since:
+        else an older version, which does not know it, played on or started another game (a kept roll played
+        now would be a roll nobody made). What a version from before the game was written with is not told."""
+        return kept.get("after") == self.journal.last_seqs() and \
+            kept.get("game", self.journal.meta("current_game")) == self.journal.meta("current_game")
+
     def _unstepped_kept(self) -> list[dict[str, Any]]:
         """What changed with no step, as the journal kept it; none if anything was journaled after it (an older
         version played on, which never touches it: its questions would be asked again for the wrong duel) or if
         it cannot be read (undo then takes back a step, as it once did)."""
         with contextlib.suppress(ValueError, KeyError, TypeError):
             kept = json.loads(self.journal.meta("unstepped") or "null")
-            if isinstance(kept, dict) and kept.get("after") == self.journal.last_seqs():
+            if isinstance(kept, dict) and self._still_holds(kept):
                 return _unstepped_from_json(kept["items"])
         return []
 
@@ -857,7 +868,7 @@ def _undone_words(unstepped: dict[str, Any], question: dict[str, Any] | None,
 
 def _write_unstepped(tx, unstepped: list[dict[str, Any]]) -> None:
     """What changed with no step, with the journal's last numbers, which tell at a restart whether it still holds."""
-    tx.set_meta("unstepped", json.dumps({"items": unstepped, "after": tx.last_seqs()}))
+    tx.set_meta("unstepped", json.dumps({"items": unstepped, **_written_at(tx)}))
 
 
 def _unstepped_from_json(data: Any) -> list[dict[str, Any]]:
@@ -884,11 +895,17 @@ def _write_question(tx, question: dict[str, Any] | None) -> None:
 
 
 def _write_held(tx, held: tuple[Event, str] | None) -> None:
-    """The event kept (or none) in the journal's meta, so that a restart keeps it."""
+    """The event kept (or none) in the journal's meta, so that a restart keeps it, with `_written_at`."""
     if held is None:
         tx.clear_meta("held")
     else:
-        tx.set_meta("held", json.dumps(_held_to_json(held)))
+        tx.set_meta("held", json.dumps({**_held_to_json(held), **_written_at(tx)}))
+
+
+def _written_at(tx) -> dict[str, Any]:
+    """The current game and the journal's last numbers as meta is written: an older version that does not know
+    that meta never touches it, so if it played on or started a game, they have moved (`Table._still_holds`)."""
+    return {"game": tx.meta("current_game"), "after": tx.last_seqs()}
 
 
 def _lain_as_the_duel_began(game: Game) -> dict[str, tuple[DieReading, ...]]:

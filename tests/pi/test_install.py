@@ -22,7 +22,9 @@ FAKES = {
     "usermod": 'echo "usermod $*" >> "$FAKE/calls"; echo "$(cat "$FAKE/users/$3") $2" > "$FAKE/users/$3"',
     "userdel": 'echo "userdel $*" >> "$FAKE/calls"; rm -f "$FAKE/users/$1"',
     "groupdel": 'echo "groupdel $*" >> "$FAKE/calls"; touch "$FAKE/groupdel-$1"',
-    "getent": '[ "$2" != dialout ] && [ ! -f "$FAKE/groupdel-$2" ]',
+    "getent": 'if [ "$1" = passwd ]; then [ -f "$FAKE/users/$2" ] && echo "$2:x:1000:1000::/home/$2:/bin/bash"; exit;'
+              ' fi; [ "$2" != dialout ] && [ ! -f "$FAKE/groupdel-$2" ]',
+    "chown": 'echo "chown $*" >> "$FAKE/calls"',
     "systemctl": 'echo "systemctl $*" >> "$FAKE/calls"',
     "python3": 'echo "python3 $*" >> "$FAKE/calls"; d="${@: -1}"; mkdir -p "$d/bin";'
                ' printf "#!/bin/sh\\necho \\"pip \\$*\\" >> \\"$FAKE/calls\\"\\n" > "$d/bin/pip";'
@@ -126,6 +128,31 @@ def test_the_person_who_installs_may_teach_dice_into_the_services_folder(machine
     assert "StateDirectoryMode=0770" in (machine.root / "etc/systemd/system/companion.service").read_text()
     code, out, calls = machine.run(sudo_user="pi")
     assert calls == [], "a second run must change nothing"
+
+
+def test_dice_taught_in_the_persons_folder_before_an_update_become_the_services(machine):
+    """An install from before `companion teach` wrote to the service's folder: the fruit dice taught as pi
+    were never read by the service. Updating copies them over; dice the service has its own of are kept."""
+    (machine.fake / "users" / "pi").write_text("pi adm sudo")
+    taught = machine.root / "home/pi/.local/state/companion/symbols/default"
+    taught.mkdir(parents=True)
+    (taught / "fruit.json").write_text('{"format": 1, "kind": "fruit", "faces": {}}')
+    (taught / "matcho.json").write_text('{"format": 1, "kind": "matcho", "faces": {"monkey": []}}')
+    services = machine.root / "var/lib/companion/symbols/default"
+    services.mkdir(parents=True)
+    (services / "matcho.json").write_text('{"format": 1, "kind": "matcho", "faces": {}}')
+    code, out, calls = machine.run(sudo_user="pi")
+    assert code == 0, out
+    assert (services / "fruit.json").read_text() == (taught / "fruit.json").read_text()
+    assert "copied to /var/lib/companion/symbols/default/fruit.json" in out
+    assert "chown -R companion:companion " + str(machine.root / "var/lib/companion/symbols") in calls
+    assert services.stat().st_mode & 0o070 == 0o070, "the person may teach more by hand"
+    assert (services / "matcho.json").read_text() == '{"format": 1, "kind": "matcho", "faces": {}}', \
+        "what the service was taught is never overwritten"
+    assert "the service keeps its own, /var/lib/companion/symbols/default/matcho.json" in out
+    assert (taught / "fruit.json").exists(), "the person's copy stays"
+    code, out, calls = machine.run(sudo_user="pi")
+    assert calls == [] and "nothing to change" in out, "a second run must change nothing"
 
 
 def test_uninstall_leaves_only_the_saved_games_and_the_settings(machine):

@@ -232,3 +232,21 @@ def test_a_recording_started_in_the_middle_of_a_game_replays_it(tmp_path):
         recorder.close()
     view, rejected = replay_into(tmp_path, "replayed", read_events(tmp_path / "rec"))
     assert view["game"]["state"] == expected
+
+
+def test_a_replay_interrupted_in_an_older_companion_is_not_resumed_as_a_family_game(tmp_path, run_cli):
+    """A companion from before the replay noted its recording (meta replay_of) kept only how far it got:
+    resuming it here is refused as what it is, not as a family's games."""
+    import sqlite3
+
+    events, _ = playout("magic-mountain", 1)
+    write_events(tmp_path / "s", events)
+    code, _, err = run_cli("replay", str(tmp_path / "s"), "--fast", "--state-dir", str(tmp_path / "r"))
+    assert code == 0, err
+    db = sqlite3.connect(tmp_path / "r" / Journal.FILE_NAME)
+    with db:
+        db.execute("DELETE FROM meta WHERE key='replay_of'")
+    db.close()
+    code, _, err = run_cli("replay", str(tmp_path / "s"), "--fast", "--state-dir", str(tmp_path / "r"), "--resume")
+    assert code == 2 and "holds a replay interrupted in an older companion" in err, err
+    assert "replay it again from the start into an empty --state-dir" in err
