@@ -36,6 +36,10 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
 }
 _OPTIONAL = {("start", "variants")}
 _KIND_WORDS = {str: "a text", int: "a whole number", list: "an array", dict: "an object"}
+# The invisible format characters a name may hold: the joiners of emoji (a family, U+200D) and of Persian and
+# Indic words (U+200C), and the tags of a flag emoji (Scotland's). Any other would turn the text around on every
+# phone (U+202E reverses the turn line and the rest of the player's row) or make two names look the same (U+200B).
+_NAME_FORMAT_CHARACTERS = frozenset("\u200c\u200d") | frozenset(map(chr, range(0xE0020, 0xE0080)))
 
 
 def check_command(data: Any) -> dict[str, Any]:
@@ -84,6 +88,10 @@ def _check_players(players: list[Any]) -> None:
             raise BadCommand("each player's name has 1–24 letters")
         if any(unicodedata.category(c) in ("Cc", "Cs") for c in player["name"]):
             raise BadCommand(f"a player's name cannot hold control characters, got {player['name']!r}")
+        hidden = [c for c in player["name"] if unicodedata.category(c) == "Cf" and c not in _NAME_FORMAT_CHARACTERS]
+        if hidden:
+            raise BadCommand(f"a player's name cannot hold invisible or text-direction characters "
+                             f"({', '.join(f'U+{ord(c):04X}' for c in dict.fromkeys(hidden))}), got {player['name']!r}")
         colour = player.get("colour", "")
         if not isinstance(colour, str) or len(colour) > 24:
             raise BadCommand(f"a colour is a short word, got {colour!r}")

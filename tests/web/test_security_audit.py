@@ -205,6 +205,28 @@ def test_the_boards_draw_hostile_text_as_text():
         assert "<script" not in svg and "<img" not in svg
 
 
+def test_a_name_that_turns_the_text_around_or_hides_is_refused_and_real_names_play(served, service):
+    """U+202E in "Ben" turned the rest of his row around on every phone ("(eulb) neB") and the turn line with it;
+    a zero-width space made a second "Ben" look like the first. Real names keep their joiners: a family emoji,
+    a Persian name, Scotland's flag."""
+    base, _ = served()
+    port = urlsplit(base).port
+    for name in ("\u202eBen", "Ben\u200b", "\u2067Ada\u2069", "Cy\u200f", "\ufeffDee", "Eve\u00ad"):
+        status, text = raw(base, "POST", "/api/command", f"127.0.0.1:{port}",
+                           {**START, "players": [{"name": name}, {"name": "Ben"}]})
+        assert status == 400, name
+        message = json.loads(text)["message"]
+        assert message.startswith("a player's name cannot hold invisible or text-direction characters (U+"), message
+        assert service.table.view()["game"] is None
+    kept = ["Ada \U0001F469\u200d\U0001F467", "\u0645\u06cc\u200c\u0631\u0627", "\U0001F3F4\U000E0067\U000E0062"
+            "\U000E0073\U000E0063\U000E0074\U000E007F", "\u0639\u0644\u064a"]
+    status, text = raw(base, "POST", "/api/command", f"127.0.0.1:{port}",
+                       {**START, "game": "matterhorn", "players": [{"name": name} for name in kept]})
+    assert status == 200, text
+    assert [p["name"] for p in service.table.view()["game"]["players"]] == kept
+    assert [[p["name"] for p in row["setup"]["players"]] for row in service.journal.games()] == [kept]
+
+
 def test_the_join_pages_message_is_escaped(joined_app):
     app, client, codes = joined_app
     page = client.get("/join", query_string={"code": "<script>alert(1)</script>"}, environ_base=PHONE)
