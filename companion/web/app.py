@@ -22,7 +22,6 @@ from .stream import KEEPALIVE_SECONDS, LIFETIME_SECONDS, Broadcaster, TooManyStr
 
 MAX_BODY_BYTES = 16 * 1024
 COMMAND_TIMEOUT_S = 10.0
-LARGEST_GAME_ID = 2 ** 63 - 1  # SQLite's largest integer
 # Every response: scripts and styles from the page's own files only (a name that got into the page as markup
 # could not run: no inline script, handler or style attribute), never inside another site's frame (a tap on
 # undo or join made through a page laid over it). The page evaluates no text, so no 'unsafe-eval'.
@@ -135,7 +134,7 @@ def create_app(service, *, allow_outside: bool = False, names: tuple[str, ...] =
 
     @app.get("/api/history/<int:game_id>")
     def game_history(game_id: int):
-        row = service.journal.game(game_id) if game_id <= LARGEST_GAME_ID else None
+        row = service.journal.game(game_id)
         if row is None:
             return fail(404, f"there is no game number {game_id}")
         steps: list[dict[str, Any]] = []

@@ -227,6 +227,20 @@ def test_a_name_that_turns_the_text_around_or_hides_is_refused_and_real_names_pl
     assert [[p["name"] for p in row["setup"]["players"]] for row in service.journal.games()] == [kept]
 
 
+def test_resuming_a_game_number_too_big_for_the_journal_is_no_such_game(served, service):
+    """A number past SQLite's integers came back as "internal error: OverflowError: Python int too large to
+    convert to SQLite INTEGER"."""
+    base, _ = served()
+    host = f"127.0.0.1:{urlsplit(base).port}"
+    raw(base, "POST", "/api/command", host, START)
+    before = service.table.view()
+    for number in (2 ** 63, -2 ** 63 - 1, 10 ** 30):
+        status, text = raw(base, "POST", "/api/command", host, {"do": "resume", "game_id": number})
+        assert status == 400
+        assert json.loads(text)["message"] == f"there is no game number {number}"
+    assert service.table.view()["step"] == before["step"] and service.table.view()["game"]["id"] == 1
+
+
 def test_the_join_pages_message_is_escaped(joined_app):
     app, client, codes = joined_app
     page = client.get("/join", query_string={"code": "<script>alert(1)</script>"}, environ_base=PHONE)
