@@ -71,9 +71,23 @@ def check_command(data: Any) -> dict[str, Any]:
         for value in data["values"]:
             if isinstance(value, bool) or not isinstance(value, (int, str)):
                 raise BadCommand(f"each die is a number or a name, got {value!r}")
+            _check_die_text(value)
         if len(data["values"]) > 30:
             raise BadCommand(f"at most 30 values, got {len(data['values'])}")
+    if name == "correct":
+        _check_die_text(data["value"])
     return dict(data)
+
+
+LONGEST_DIE_TEXT = 40  # "pineapple", "Student 4", a ball colour of the board data (editable): a face as typed
+
+
+def _check_die_text(value: int | str) -> None:
+    """A die typed is kept as typed (the journal, every page's view): a text the engine reads as a face after
+    thousands of spaces would go to every phone with each update, for the rest of the game."""
+    if isinstance(value, str) and len(value) > LONGEST_DIE_TEXT:
+        raise BadCommand(f"a die is a number or a name of at most {LONGEST_DIE_TEXT} characters, "
+                         f"got {len(value)} characters: {value[:LONGEST_DIE_TEXT]!r}…")
 
 
 def _check_players(players: list[Any]) -> None:

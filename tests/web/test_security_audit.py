@@ -241,6 +241,26 @@ def test_resuming_a_game_number_too_big_for_the_journal_is_no_such_game(served, 
     assert service.table.view()["step"] == before["step"] and service.table.view()["game"]["id"] == 1
 
 
+def test_a_die_typed_with_thousands_of_spaces_is_refused_not_sent_to_every_phone_for_ever(served, service):
+    """"   …1" is a 1 to the engine; the typed text was kept as it came, in the journal and in every page's view
+    (the last roll and the history): four such dice made each update to every phone 30 kB larger."""
+    base, _ = served()
+    host = f"127.0.0.1:{urlsplit(base).port}"
+    raw(base, "POST", "/api/command", host, START)
+    padded = [" " * 3000 + str(face) for face in (1, 2, 3, 4)]
+    status, text = raw(base, "POST", "/api/command", host, {"do": "dice", "values": padded})
+    assert status == 400
+    message = json.loads(text)["message"]
+    assert message.startswith("a die is a number or a name of at most 40 characters") and len(message) < 200
+    assert service.table.view()["game"]["history"] == []
+    assert raw(base, "POST", "/api/command", host, {"do": "dice", "values": [" 1", "2", 3, 4]})[0] == 200
+    status, text = raw(base, "POST", "/api/command", host, {"do": "correct", "index": 0, "value": " " * 3000 + "6"})
+    assert status == 400 and json.loads(text)["message"].startswith("a die is a number or a name of at most 40")
+    assert service.table.view()["game"]["last_reading"]["values"] == [" 1", "2", 3, 4]
+    assert raw(base, "POST", "/api/command", host, {"do": "correct", "index": 0, "value": "6"})[0] == 200
+    assert len(json.dumps(service.table.view())) < 20_000
+
+
 def test_the_join_pages_message_is_escaped(joined_app):
     app, client, codes = joined_app
     page = client.get("/join", query_string={"code": "<script>alert(1)</script>"}, environ_base=PHONE)
