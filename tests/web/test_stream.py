@@ -9,6 +9,7 @@ import urllib.request
 import pytest
 
 from companion.events import DiceSettled, DieReading
+from companion.web.connections import CONNECTION_LIMIT
 from companion.web.sse_client import SSEClient
 from companion.web.stream import Broadcaster
 
@@ -203,3 +204,28 @@ def test_a_frozen_page_that_reads_nothing_gives_its_slot_back(service):
         broadcaster.stop()
         app.extensions["companion"]["stop"]()
         server.close()
+
+
+def test_one_device_holding_connections_open_cannot_shut_the_others_out(served, service):
+    """waitress serves so many connections (100 by default) and then accepts none: one device that opened that many and sent
+    half a request on each (or a phone app gone wrong) kept every phone, and the table's own screen, from even
+    loading the page. A device's own oldest idle connections now make room for its new ones; a live page it
+    holds, busy with its stream, is never one of them."""
+    base, _ = served()
+    port = int(base.rsplit(":", 1)[1])
+    live = SSEClient(base + "/events")
+    live.next_state()
+    held = []
+    try:
+        for _ in range(CONNECTION_LIMIT + 20):
+            connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+            connection.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and never the rest
+            held.append(connection)
+        assert post(base, START)["ok"]
+        with urllib.request.urlopen(base + "/api/health", timeout=10) as reply:
+            assert json.load(reply)["ok"]
+        assert live.next_state()["game"]["name"] == "mountain-goats"
+    finally:
+        for connection in held:
+            connection.close()
+        live.close()
