@@ -17,6 +17,7 @@ from ..games import registry
 from ..table.journal import JournalError
 from ..table.camera import TrayNotKept
 from . import boards
+from .joincode import is_own_screen
 from .security import Refused, check_client, check_host, check_same_origin, is_loopback_host
 from .stream import KEEPALIVE_SECONDS, LIFETIME_SECONDS, Broadcaster, TooManyStreams, refusal
 
@@ -172,7 +173,7 @@ def create_app(service, *, allow_outside: bool = False, names: tuple[str, ...] =
     def events():
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         try:
-            box = broadcaster.open()
+            box = broadcaster.open(None if is_own_screen(request.remote_addr) else request.remote_addr)
         except TooManyStreams as exc:
             return Response(refusal(str(exc)), mimetype="text/event-stream", headers=headers)
         gone = request.environ.get("waitress.client_disconnected")  # set by waitress, None under other servers

@@ -11,7 +11,7 @@ import pytest
 from companion.events import DiceSettled, DieReading
 from companion.web.connections import CONNECTION_LIMIT
 from companion.web.sse_client import SSEClient
-from companion.web.stream import Broadcaster
+from companion.web.stream import MAX_STREAMS_PER_DEVICE, Broadcaster
 
 START = {"do": "start", "game": "mountain-goats", "players": [{"name": "Ada"}, {"name": "Ben"}]}
 
@@ -229,3 +229,37 @@ def test_one_device_holding_connections_open_cannot_shut_the_others_out(served, 
         for connection in held:
             connection.close()
         live.close()
+
+
+def as_phones(wsgi_app):
+    """The app as phones at other addresses reach it: the test's request names its phone (X-Phone)."""
+    def app(environ, start_response):
+        phone = environ.get("HTTP_X_PHONE")
+        if phone:
+            environ["REMOTE_ADDR"] = phone
+        return wsgi_app(environ, start_response)
+    return app
+
+
+def test_one_phone_opening_page_after_page_cannot_take_the_other_phones_live_view(served, service):
+    """Every open page holds one of the few live streams: one phone opening the page again and again (or a
+    script) took them all, and every other phone's page said "too many live pages open" and stood still. A
+    phone now holds a few at most: its newest page goes live, its oldest stops; the other phones stay live."""
+    base, app = served(max_streams=6, keepalive=600)
+    app.wsgi_app = as_phones(app.wsgi_app)
+    others: list[SSEClient] = []
+    greedy = [SSEClient(base + "/events", headers={"X-Phone": "192.168.1.66"}) for _ in range(10)]
+    try:
+        for page in greedy[-MAX_STREAMS_PER_DEVICE:]:
+            assert next(page.events())["event"] == "state"
+        others = [SSEClient(base + "/events", headers={"X-Phone": f"192.168.1.{n}"}) for n in (21, 22)]
+        for page in others:
+            assert next(page.events())["event"] == "state", "another phone's page is live"
+        post(base, START)
+        for page in others + greedy[-MAX_STREAMS_PER_DEVICE:]:
+            assert page.next_state()["game"]["name"] == "mountain-goats"
+        oldest = greedy[0]
+        assert [e["event"] for e in oldest.events()] == ["state"], "its oldest page's stream ended"
+    finally:
+        for page in greedy + others:
+            page.close()
