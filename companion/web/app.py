@@ -177,7 +177,11 @@ def create_app(service, *, allow_outside: bool = False, names: tuple[str, ...] =
         except TooManyStreams as exc:
             return Response(refusal(str(exc)), mimetype="text/event-stream", headers=headers)
         gone = request.environ.get("waitress.client_disconnected")  # set by waitress, None under other servers
-        return Response(broadcaster.stream(box, gone), mimetype="text/event-stream", headers=headers)
+        response = Response(broadcaster.stream(box, gone), mimetype="text/event-stream", headers=headers)
+        # The stream gives its slot back when it ends; a body never read (HEAD, a page gone before its first
+        # byte) never starts it, so the slot is given back when the response is closed too.
+        response.call_on_close(lambda: broadcaster.close(box))
+        return response
 
     @app.get("/camera.jpg")
     def camera():

@@ -1,6 +1,7 @@
 """Live updates by Server-Sent Events through a real waitress server."""
 from __future__ import annotations
 
+import http.client
 import json
 import socket
 import time
@@ -263,3 +264,22 @@ def test_one_phone_opening_page_after_page_cannot_take_the_other_phones_live_vie
     finally:
         for page in greedy + others:
             page.close()
+
+
+def test_asking_for_the_live_streams_headers_only_takes_no_live_page_slot(served):
+    """HEAD /events (curl -I, a link preview, a monitor) opened a stream whose body is never read, so it never
+    ended: every such request took a live-page slot for good, and after a few every page was refused."""
+    base, _ = served(max_streams=2)
+    port = int(base.rsplit(":", 1)[1])
+    for _ in range(5):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.request("HEAD", "/events")
+        assert connection.getresponse().status == 200
+        connection.close()
+    with urllib.request.urlopen(base + "/api/health", timeout=10) as reply:
+        assert json.load(reply)["streams"] == 0
+    page = SSEClient(base + "/events")
+    try:
+        assert next(page.events())["event"] == "state"
+    finally:
+        page.close()
