@@ -99,7 +99,7 @@ class ActionCodec:
         if not isinstance(data, Mapping):
             raise BadAction(f"an action must be a JSON object, got {data!r}")
         kind = data.get("kind")
-        cls = self.classes.get(kind)  # type: ignore[arg-type]
+        cls = self.classes.get(kind) if isinstance(kind, str) else None  # a list or an object is no kind either
         if cls is None:
             known = ", ".join(sorted(self.classes))
             raise BadAction(f"unknown action kind {kind!r}; expected one of: {known}")

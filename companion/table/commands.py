@@ -36,6 +36,10 @@ _FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
 }
 _OPTIONAL = {("start", "variants")}
 _KIND_WORDS = {str: "a text", int: "a whole number", list: "an array", dict: "an object"}
+# The invisible format characters a name may hold: the joiners of emoji (a family, U+200D) and of Persian and
+# Indic words (U+200C), and the tags of a flag emoji (Scotland's). Any other would turn the text around on every
+# phone (U+202E reverses the turn line and the rest of the player's row) or make two names look the same (U+200B).
+_NAME_FORMAT_CHARACTERS = frozenset("\u200c\u200d") | frozenset(map(chr, range(0xE0020, 0xE0080)))
 
 
 def check_command(data: Any) -> dict[str, Any]:
@@ -67,9 +71,23 @@ def check_command(data: Any) -> dict[str, Any]:
         for value in data["values"]:
             if isinstance(value, bool) or not isinstance(value, (int, str)):
                 raise BadCommand(f"each die is a number or a name, got {value!r}")
+            _check_die_text(value)
         if len(data["values"]) > 30:
             raise BadCommand(f"at most 30 values, got {len(data['values'])}")
+    if name == "correct":
+        _check_die_text(data["value"])
     return dict(data)
+
+
+LONGEST_DIE_TEXT = 40  # "pineapple", "Student 4", a ball colour of the board data (editable): a face as typed
+
+
+def _check_die_text(value: int | str) -> None:
+    """A die typed is kept as typed (the journal, every page's view): a text the engine reads as a face after
+    thousands of spaces would go to every phone with each update, for the rest of the game."""
+    if isinstance(value, str) and len(value) > LONGEST_DIE_TEXT:
+        raise BadCommand(f"a die is a number or a name of at most {LONGEST_DIE_TEXT} characters, "
+                         f"got {len(value)} characters: {value[:LONGEST_DIE_TEXT]!r}…")
 
 
 def _check_players(players: list[Any]) -> None:
@@ -84,6 +102,10 @@ def _check_players(players: list[Any]) -> None:
             raise BadCommand("each player's name has 1–24 letters")
         if any(unicodedata.category(c) in ("Cc", "Cs") for c in player["name"]):
             raise BadCommand(f"a player's name cannot hold control characters, got {player['name']!r}")
+        hidden = [c for c in player["name"] if unicodedata.category(c) == "Cf" and c not in _NAME_FORMAT_CHARACTERS]
+        if hidden:
+            raise BadCommand(f"a player's name cannot hold invisible or text-direction characters "
+                             f"({', '.join(f'U+{ord(c):04X}' for c in dict.fromkeys(hidden))}), got {player['name']!r}")
         colour = player.get("colour", "")
         if not isinstance(colour, str) or len(colour) > 24:
             raise BadCommand(f"a colour is a short word, got {colour!r}")

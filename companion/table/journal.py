@@ -309,6 +309,10 @@ class Journal:
         return GAME_COLUMNS if self.has_played_at else GAME_COLUMNS.replace("played_at,", "NULL AS played_at,", 1)
 
     def game(self, game_id: int) -> dict[str, Any] | None:
+        """The game numbered `game_id`; None when there is none, as for a number past SQLite's integers (a
+        phone's typed or forged one), which SQLite cannot even be asked about."""
+        if not -2 ** 63 <= game_id < 2 ** 63:
+            return None
         with self._reading() as db:
             row = db.execute(
                 f"SELECT {self._columns} FROM games WHERE id=?", (game_id,)).fetchone()

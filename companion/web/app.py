@@ -17,12 +17,12 @@ from ..games import registry
 from ..table.journal import JournalError
 from ..table.camera import TrayNotKept
 from . import boards
+from .joincode import is_own_screen
 from .security import Refused, check_client, check_host, check_same_origin, is_loopback_host
 from .stream import KEEPALIVE_SECONDS, LIFETIME_SECONDS, Broadcaster, TooManyStreams, refusal
 
 MAX_BODY_BYTES = 16 * 1024
 COMMAND_TIMEOUT_S = 10.0
-LARGEST_GAME_ID = 2 ** 63 - 1  # SQLite's largest integer
 # Every response: scripts and styles from the page's own files only (a name that got into the page as markup
 # could not run: no inline script, handler or style attribute), never inside another site's frame (a tap on
 # undo or join made through a page laid over it). The page evaluates no text, so no 'unsafe-eval'.
@@ -135,7 +135,7 @@ def create_app(service, *, allow_outside: bool = False, names: tuple[str, ...] =
 
     @app.get("/api/history/<int:game_id>")
     def game_history(game_id: int):
-        row = service.journal.game(game_id) if game_id <= LARGEST_GAME_ID else None
+        row = service.journal.game(game_id)
         if row is None:
             return fail(404, f"there is no game number {game_id}")
         steps: list[dict[str, Any]] = []
@@ -173,11 +173,15 @@ def create_app(service, *, allow_outside: bool = False, names: tuple[str, ...] =
     def events():
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         try:
-            box = broadcaster.open()
+            box = broadcaster.open(None if is_own_screen(request.remote_addr) else request.remote_addr)
         except TooManyStreams as exc:
             return Response(refusal(str(exc)), mimetype="text/event-stream", headers=headers)
         gone = request.environ.get("waitress.client_disconnected")  # set by waitress, None under other servers
-        return Response(broadcaster.stream(box, gone), mimetype="text/event-stream", headers=headers)
+        response = Response(broadcaster.stream(box, gone), mimetype="text/event-stream", headers=headers)
+        # The stream gives its slot back when it ends; a body never read (HEAD, a page gone before its first
+        # byte) never starts it, so the slot is given back when the response is closed too.
+        response.call_on_close(lambda: broadcaster.close(box))
+        return response
 
     @app.get("/camera.jpg")
     def camera():

@@ -101,17 +101,19 @@ def page_server(app, host: str, port: int, threads: int, stalled_ms: int = STALL
     from waitress.server import create_server
 
     from .app import MAX_BODY_BYTES
+    from .connections import CONNECTION_LIMIT, FairChannel
 
     # Refused before it is read: by default waitress spools up to 1 GB per request to a temporary file (on the
     # memory card) before the app can say no.
     server = create_server(app, host=host, port=port, threads=threads, channel_timeout=60, ident="companion",
                            max_request_body_size=MAX_BODY_BYTES, channel_request_lookahead=1,
                            outbuf_high_watermark=OUTBUF_LIMIT, outbuf_overflow=4 * OUTBUF_LIMIT,
-                           log_socket_errors=False)
-    if hasattr(socket, "TCP_USER_TIMEOUT"):  # Linux; accepted connections inherit it from the listening socket
-        listening = [server] if hasattr(server, "socket") else \
-            [d for d in server.map.values() if getattr(d, "accepting", False)]  # a name with several addresses
-        for listener in listening:
+                           log_socket_errors=False, connection_limit=CONNECTION_LIMIT)
+    listening = [server] if hasattr(server, "socket") else \
+        [d for d in server.map.values() if getattr(d, "accepting", False)]  # a name with several addresses
+    for listener in listening:
+        listener.channel_class = FairChannel
+        if hasattr(socket, "TCP_USER_TIMEOUT"):  # Linux; accepted connections inherit it from the listening socket
             listener.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, stalled_ms)
     return server
 

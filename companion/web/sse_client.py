@@ -8,10 +8,11 @@ from urllib.parse import urlsplit
 
 
 class SSEClient:
-    def __init__(self, url: str, timeout: float = 10.0, last_event_id: str | None = None):
+    def __init__(self, url: str, timeout: float = 10.0, last_event_id: str | None = None,
+                 headers: dict[str, str] | None = None):
         parts = urlsplit(url)
         self.connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
-        headers = {"Accept": "text/event-stream"}
+        headers = {"Accept": "text/event-stream", **(headers or {})}
         if last_event_id is not None:
             headers["Last-Event-ID"] = last_event_id
         self.connection.request("GET", parts.path or "/", headers=headers)

@@ -4,7 +4,11 @@ The broadcaster listens to the table; for each new view it draws the board once,
 once, and hands the same bytes to every open stream. Each stream has a one-slot mailbox: a page that falls
 behind skips straight to the newest view (a view is complete, so nothing is lost by skipping). A page that
 connects, or reconnects with Last-Event-ID, gets the current view at once. Streams send a keepalive comment
-when idle, and their number is capped (waitress holds one worker thread per open stream).
+when idle, and their number is capped (waitress holds one worker thread per open stream). One device (an
+address) holds at most MAX_STREAMS_PER_DEVICE of them: its newest page goes live and its oldest stream ends, so one
+phone opening the page again and again (a browser keeps six connections to a site, a tab put away keeps its
+stream) cannot leave the other phones' pages standing still. The Pi itself (its own screen, the latency
+benchmark's pages) is not held to it.
 
 A page that went away (a phone locked, the wifi dropped) must give its slot back soon: a stream ends at its
 next wake-up once waitress says the client is gone, and every stream ends after `lifetime` seconds whatever
@@ -20,6 +24,7 @@ from typing import Any, Callable, Iterator
 
 KEEPALIVE_SECONDS = 5.0
 LIFETIME_SECONDS = 600.0
+MAX_STREAMS_PER_DEVICE = 4
 RENEW = b"event: renew\ndata: {}\n\n"  # the stream's lifetime is over: the page opens the next one at once
 
 
@@ -37,10 +42,11 @@ def refusal(message: str) -> bytes:
 class Mailbox:
     """Holds only the newest message; `take` waits for one."""
 
-    def __init__(self) -> None:
+    def __init__(self, device: str | None = None) -> None:
         self._cond = threading.Condition()
         self._message: bytes | None = None
         self.closed = False
+        self.device = device
 
     def put(self, message: bytes) -> None:
         with self._cond:
@@ -77,7 +83,7 @@ class Broadcaster:
         self.lifetime = lifetime
         self.clock = clock
         self._lock = threading.Lock()
-        self._boxes: set[Mailbox] = set()
+        self._boxes: dict[Mailbox, None] = {}  # in the order they opened
         self._latest: tuple[dict[str, Any], bytes] | None = None
 
     def publish(self, view: dict[str, Any]) -> None:
@@ -97,13 +103,20 @@ class Broadcaster:
     def open_streams(self) -> int:
         return len(self._boxes)
 
-    def open(self) -> Mailbox:
+    def open(self, device: str | None = None) -> Mailbox:
+        """A new stream's mailbox; `device` (its address; None: not held to MAX_STREAMS_PER_DEVICE) gives up its
+        oldest streams past that."""
         with self._lock:
+            if device is not None:
+                mine = [box for box in self._boxes if box.device == device]
+                for oldest in mine[:max(0, len(mine) + 1 - MAX_STREAMS_PER_DEVICE)]:
+                    oldest.close()
+                    self._boxes.pop(oldest, None)
             if len(self._boxes) >= self.max_streams:
                 raise TooManyStreams(f"too many live pages open ({self.max_streams}); "
                                      "close one and this page goes live by itself")
-            box = Mailbox()
-            self._boxes.add(box)
+            box = Mailbox(device)
+            self._boxes[box] = None
             if self._latest is not None:
                 box.put(self._latest[1])
         return box
@@ -111,7 +124,7 @@ class Broadcaster:
     def close(self, box: Mailbox) -> None:
         box.close()
         with self._lock:
-            self._boxes.discard(box)
+            self._boxes.pop(box, None)
 
     def stop(self) -> None:
         with self._lock:

@@ -10,6 +10,8 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.games.api import CHANCE, BadAction, GameError, IllegalAction
 from companion.games.banana_matcho import GAME as BANANA
@@ -88,6 +90,25 @@ def test_the_codec_refuses_a_field_of_the_wrong_type_naming_field_and_value(game
         game.action_from_json(data)
     message = str(caught.value)
     assert field in message and given in message and data["kind"] in message, message
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=6),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+                    max_leaves=8)
+KINDS = st.sampled_from(sorted({kind for game in (MATTERHORN, GOATS, MAGIC, BANANA) for kind in game.actions.classes}))
+
+
+@settings(max_examples=300, deadline=None)
+@given(game=st.sampled_from([MATTERHORN, GOATS, MAGIC, BANANA]), kind=JSON | KINDS,
+       fields=st.dictionaries(st.text(max_size=8) | st.sampled_from(["dice", "steps", "big", "figures", "fruit"]),
+                              JSON, max_size=3))
+def test_any_json_a_phone_sends_as_an_action_is_decoded_or_refused_by_name(game, kind, fields):
+    """{"kind": ["move"]} reached a dict lookup and came back to the phone as "internal error: TypeError:
+    unhashable type: 'list'"."""
+    try:
+        game.action_from_json({**fields, "kind": kind})
+    except BadAction:
+        pass
 
 
 @pytest.mark.parametrize("name", ["matterhorn", "mountain-goats", "magic-mountain", "banana-matcho"])

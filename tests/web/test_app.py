@@ -67,6 +67,7 @@ def test_a_family_of_four_starts_magic_mountain_as_two_teams(client):
     ({"do": "dance"}, 400, "unknown request 'dance'"),
     ({"command": "undo"}, 400, 'a request names what to do in "do": one of start, play'),
     ({"do": "play", "action": {"kind": "teleport"}}, 400, "unknown action kind 'teleport'"),
+    ({"do": "play", "action": {"kind": ["move"]}}, 400, "unknown action kind ['move']; expected one of: move, roll"),
     ({"do": "play", "action": {"kind": "move", "steps": [42], "big": []}}, 400, "not"),
     ({"do": "dice", "values": [9, 9, 9, 9]}, 400, ""),
     ({"do": "dice", "values": "1234"}, 400, "must be an array"),

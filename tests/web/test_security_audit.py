@@ -205,6 +205,62 @@ def test_the_boards_draw_hostile_text_as_text():
         assert "<script" not in svg and "<img" not in svg
 
 
+def test_a_name_that_turns_the_text_around_or_hides_is_refused_and_real_names_play(served, service):
+    """U+202E in "Ben" turned the rest of his row around on every phone ("(eulb) neB") and the turn line with it;
+    a zero-width space made a second "Ben" look like the first. Real names keep their joiners: a family emoji,
+    a Persian name, Scotland's flag."""
+    base, _ = served()
+    port = urlsplit(base).port
+    for name in ("\u202eBen", "Ben\u200b", "\u2067Ada\u2069", "Cy\u200f", "\ufeffDee", "Eve\u00ad"):
+        status, text = raw(base, "POST", "/api/command", f"127.0.0.1:{port}",
+                           {**START, "players": [{"name": name}, {"name": "Ben"}]})
+        assert status == 400, name
+        message = json.loads(text)["message"]
+        assert message.startswith("a player's name cannot hold invisible or text-direction characters (U+"), message
+        assert service.table.view()["game"] is None
+    kept = ["Ada \U0001F469\u200d\U0001F467", "\u0645\u06cc\u200c\u0631\u0627", "\U0001F3F4\U000E0067\U000E0062"
+            "\U000E0073\U000E0063\U000E0074\U000E007F", "\u0639\u0644\u064a"]
+    status, text = raw(base, "POST", "/api/command", f"127.0.0.1:{port}",
+                       {**START, "game": "matterhorn", "players": [{"name": name} for name in kept]})
+    assert status == 200, text
+    assert [p["name"] for p in service.table.view()["game"]["players"]] == kept
+    assert [[p["name"] for p in row["setup"]["players"]] for row in service.journal.games()] == [kept]
+
+
+def test_resuming_a_game_number_too_big_for_the_journal_is_no_such_game(served, service):
+    """A number past SQLite's integers came back as "internal error: OverflowError: Python int too large to
+    convert to SQLite INTEGER"."""
+    base, _ = served()
+    host = f"127.0.0.1:{urlsplit(base).port}"
+    raw(base, "POST", "/api/command", host, START)
+    before = service.table.view()
+    for number in (2 ** 63, -2 ** 63 - 1, 10 ** 30):
+        status, text = raw(base, "POST", "/api/command", host, {"do": "resume", "game_id": number})
+        assert status == 400
+        assert json.loads(text)["message"] == f"there is no game number {number}"
+    assert service.table.view()["step"] == before["step"] and service.table.view()["game"]["id"] == 1
+
+
+def test_a_die_typed_with_thousands_of_spaces_is_refused_not_sent_to_every_phone_for_ever(served, service):
+    """"   …1" is a 1 to the engine; the typed text was kept as it came, in the journal and in every page's view
+    (the last roll and the history): four such dice made each update to every phone 30 kB larger."""
+    base, _ = served()
+    host = f"127.0.0.1:{urlsplit(base).port}"
+    raw(base, "POST", "/api/command", host, START)
+    padded = [" " * 3000 + str(face) for face in (1, 2, 3, 4)]
+    status, text = raw(base, "POST", "/api/command", host, {"do": "dice", "values": padded})
+    assert status == 400
+    message = json.loads(text)["message"]
+    assert message.startswith("a die is a number or a name of at most 40 characters") and len(message) < 200
+    assert service.table.view()["game"]["history"] == []
+    assert raw(base, "POST", "/api/command", host, {"do": "dice", "values": [" 1", "2", 3, 4]})[0] == 200
+    status, text = raw(base, "POST", "/api/command", host, {"do": "correct", "index": 0, "value": " " * 3000 + "6"})
+    assert status == 400 and json.loads(text)["message"].startswith("a die is a number or a name of at most 40")
+    assert service.table.view()["game"]["last_reading"]["values"] == [" 1", "2", 3, 4]
+    assert raw(base, "POST", "/api/command", host, {"do": "correct", "index": 0, "value": "6"})[0] == 200
+    assert len(json.dumps(service.table.view())) < 20_000
+
+
 def test_the_join_pages_message_is_escaped(joined_app):
     app, client, codes = joined_app
     page = client.get("/join", query_string={"code": "<script>alert(1)</script>"}, environ_base=PHONE)

@@ -1,6 +1,7 @@
 """Live updates by Server-Sent Events through a real waitress server."""
 from __future__ import annotations
 
+import http.client
 import json
 import socket
 import time
@@ -9,8 +10,9 @@ import urllib.request
 import pytest
 
 from companion.events import DiceSettled, DieReading
+from companion.web.connections import CONNECTION_LIMIT
 from companion.web.sse_client import SSEClient
-from companion.web.stream import Broadcaster
+from companion.web.stream import MAX_STREAMS_PER_DEVICE, Broadcaster
 
 START = {"do": "start", "game": "mountain-goats", "players": [{"name": "Ada"}, {"name": "Ben"}]}
 
@@ -203,3 +205,81 @@ def test_a_frozen_page_that_reads_nothing_gives_its_slot_back(service):
         broadcaster.stop()
         app.extensions["companion"]["stop"]()
         server.close()
+
+
+def test_one_device_holding_connections_open_cannot_shut_the_others_out(served, service):
+    """waitress serves so many connections (100 by default) and then accepts none: one device that opened that many and sent
+    half a request on each (or a phone app gone wrong) kept every phone, and the table's own screen, from even
+    loading the page. A device's own oldest idle connections now make room for its new ones; a live page it
+    holds, busy with its stream, is never one of them."""
+    base, _ = served()
+    port = int(base.rsplit(":", 1)[1])
+    live = SSEClient(base + "/events")
+    live.next_state()
+    held = []
+    try:
+        for _ in range(CONNECTION_LIMIT + 20):
+            connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+            connection.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and never the rest
+            held.append(connection)
+        assert post(base, START)["ok"]
+        with urllib.request.urlopen(base + "/api/health", timeout=10) as reply:
+            assert json.load(reply)["ok"]
+        assert live.next_state()["game"]["name"] == "mountain-goats"
+    finally:
+        for connection in held:
+            connection.close()
+        live.close()
+
+
+def as_phones(wsgi_app):
+    """The app as phones at other addresses reach it: the test's request names its phone (X-Phone)."""
+    def app(environ, start_response):
+        phone = environ.get("HTTP_X_PHONE")
+        if phone:
+            environ["REMOTE_ADDR"] = phone
+        return wsgi_app(environ, start_response)
+    return app
+
+
+def test_one_phone_opening_page_after_page_cannot_take_the_other_phones_live_view(served, service):
+    """Every open page holds one of the few live streams: one phone opening the page again and again (or a
+    script) took them all, and every other phone's page said "too many live pages open" and stood still. A
+    phone now holds a few at most: its newest page goes live, its oldest stops; the other phones stay live."""
+    base, app = served(max_streams=6, keepalive=600)
+    app.wsgi_app = as_phones(app.wsgi_app)
+    others: list[SSEClient] = []
+    greedy = [SSEClient(base + "/events", headers={"X-Phone": "192.168.1.66"}) for _ in range(10)]
+    try:
+        for page in greedy[-MAX_STREAMS_PER_DEVICE:]:
+            assert next(page.events())["event"] == "state"
+        others = [SSEClient(base + "/events", headers={"X-Phone": f"192.168.1.{n}"}) for n in (21, 22)]
+        for page in others:
+            assert next(page.events())["event"] == "state", "another phone's page is live"
+        post(base, START)
+        for page in others + greedy[-MAX_STREAMS_PER_DEVICE:]:
+            assert page.next_state()["game"]["name"] == "mountain-goats"
+        oldest = greedy[0]
+        assert [e["event"] for e in oldest.events()] == ["state"], "its oldest page's stream ended"
+    finally:
+        for page in greedy + others:
+            page.close()
+
+
+def test_asking_for_the_live_streams_headers_only_takes_no_live_page_slot(served):
+    """HEAD /events (curl -I, a link preview, a monitor) opened a stream whose body is never read, so it never
+    ended: every such request took a live-page slot for good, and after a few every page was refused."""
+    base, _ = served(max_streams=2)
+    port = int(base.rsplit(":", 1)[1])
+    for _ in range(5):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.request("HEAD", "/events")
+        assert connection.getresponse().status == 200
+        connection.close()
+    with urllib.request.urlopen(base + "/api/health", timeout=10) as reply:
+        assert json.load(reply)["streams"] == 0
+    page = SSEClient(base + "/events")
+    try:
+        assert next(page.events())["event"] == "state"
+    finally:
+        page.close()
