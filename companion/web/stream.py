@@ -26,6 +26,10 @@ KEEPALIVE_SECONDS = 5.0
 LIFETIME_SECONDS = 600.0
 MAX_STREAMS_PER_DEVICE = 4
 RENEW = b"event: renew\ndata: {}\n\n"  # the stream's lifetime is over: the page opens the next one at once
+# A newer page of the same device took this stream's place: the page stays still until its reader comes back to it
+# (shown again, or a tap), else a device's pages past the cap would take each other's place every few seconds.
+SUPERSEDED = (b"event: superseded\ndata: " + json.dumps({"message": "a newer page on this device is live: tap this "
+              "page (or come back to it) to follow the game here"}).encode() + b"\n\n")
 
 
 class TooManyStreams(Exception):
@@ -47,6 +51,7 @@ class Mailbox:
         self._message: bytes | None = None
         self.closed = False
         self.device = device
+        self.farewell = b""  # sent as the stream ends, when it is ended for a reason the page must know
 
     def put(self, message: bytes) -> None:
         with self._cond:
@@ -110,6 +115,7 @@ class Broadcaster:
             if device is not None:
                 mine = [box for box in self._boxes if box.device == device]
                 for oldest in mine[:max(0, len(mine) + 1 - MAX_STREAMS_PER_DEVICE)]:
+                    oldest.farewell = SUPERSEDED
                     oldest.close()
                     self._boxes.pop(oldest, None)
             if len(self._boxes) >= self.max_streams:
@@ -148,5 +154,7 @@ class Broadcaster:
                     yield b": keepalive\n\n"
             if not box.closed:
                 yield RENEW
+            elif box.farewell:
+                yield box.farewell
         finally:
             self.close(box)

@@ -103,3 +103,13 @@ class CompanionProcess:
                 return process
         process.wait()
         return None
+
+
+def as_phones(wsgi_app):
+    """The app as phones at other addresses reach it: the test's request names its phone (X-Phone)."""
+    def app(environ, start_response):
+        phone = environ.get("HTTP_X_PHONE")
+        if phone:
+            environ["REMOTE_ADDR"] = phone
+        return wsgi_app(environ, start_response)
+    return app

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from companion.events import DiceSettled, DieReading
+from companion.web.stream import MAX_STREAMS_PER_DEVICE
+from tests.web.conftest import as_phones
 
 pytestmark = pytest.mark.browser
 
@@ -548,3 +550,37 @@ def test_a_page_refused_for_too_many_pages_connects_once_one_closes(browser, ser
         second.wait_for_selector("#link.on", timeout=20_000)
     finally:
         second.close()
+
+
+def test_a_phones_pages_past_its_few_live_ones_wait_for_their_reader_not_take_each_others_place(browser, served):
+    """One phone holds a few live pages: a page opened past them (a QR code scanned again and again) goes live and
+    its oldest stops. The stopped page reconnected by itself in 2 s and took the next one's place, and so on round
+    the phone's pages, every page flickering "reconnecting…". It now waits for a tap (or to be looked at again)."""
+    base, app = served(max_streams=16)
+    app.wsgi_app = as_phones(app.wsgi_app)
+    phone = browser.new_context(viewport=VIEWPORTS["phone"], device_scale_factor=1, bypass_csp=True,
+                                extra_http_headers={"X-Phone": "192.168.1.66"})
+    try:
+        pages = []
+        for _ in range(MAX_STREAMS_PER_DEVICE + 1):
+            page = phone.new_page()
+            page.goto(base + "/")
+            page.wait_for_selector("#link.on")
+            page.evaluate("""() => { window.linkSaid = [];
+                new MutationObserver(() => window.linkSaid.push(document.getElementById('link').textContent))
+                  .observe(document.getElementById('link'), { childList: true, characterData: true, subtree: true });
+            }""")
+            pages.append(page)
+        oldest, newest = pages[0], pages[1:]
+        oldest.wait_for_selector("#link.off")
+        oldest.wait_for_timeout(6000)  # three times the stream's retry time
+        assert oldest.locator("#link").text_content() == "not live: tap the page"
+        for page in newest:
+            assert page.locator("#link").text_content() == "live", page.evaluate("window.linkSaid")
+            assert "reconnecting…" not in page.evaluate("window.linkSaid")
+        oldest.mouse.click(5, 300)
+        oldest.wait_for_selector("#link.on")
+        newest[0].wait_for_selector("#link.off")
+        assert all(page.locator("#link").text_content() == "live" for page in newest[1:])
+    finally:
+        phone.close()

@@ -13,6 +13,7 @@ from companion.events import DiceSettled, DieReading
 from companion.web.connections import CONNECTION_LIMIT
 from companion.web.sse_client import SSEClient
 from companion.web.stream import MAX_STREAMS_PER_DEVICE, Broadcaster
+from tests.web.conftest import as_phones
 
 START = {"do": "start", "game": "mountain-goats", "players": [{"name": "Ada"}, {"name": "Ben"}]}
 
@@ -230,16 +231,6 @@ def test_one_device_holding_connections_open_cannot_shut_the_others_out(served, 
         for connection in held:
             connection.close()
         live.close()
-
-
-def as_phones(wsgi_app):
-    """The app as phones at other addresses reach it: the test's request names its phone (X-Phone)."""
-    def app(environ, start_response):
-        phone = environ.get("HTTP_X_PHONE")
-        if phone:
-            environ["REMOTE_ADDR"] = phone
-        return wsgi_app(environ, start_response)
-    return app
 
 
 def test_one_phone_opening_page_after_page_cannot_take_the_other_phones_live_view(served, service):

@@ -176,6 +176,18 @@
     setTimeout(checkStream, 3000);
   }
 
+  // A page a newer page of this phone took the place of comes back when its reader does.
+  let superseded = false;
+  function comeBack() {
+    if (!superseded) return;
+    superseded = false;
+    hideToast();
+    connect();
+  }
+  document.addEventListener("pointerdown", comeBack);
+  document.addEventListener("keydown", comeBack);
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") comeBack(); });
+
   let opened = 0;
   function connect() {
     const source = new EventSource("/events");
@@ -199,6 +211,13 @@
       refusedWith = JSON.parse(e.data).message;
       toast(refusedWith);
       setTimeout(connect, 5000);
+    });
+    source.addEventListener("superseded", (e) => {  // a newer page on this phone is live: still until looked at
+      source.close();
+      superseded = true;
+      setText($("link"), "not live: tap the page");
+      $("link").className = "link off";
+      toast(JSON.parse(e.data).message);
     });
     source.onerror = () => {
       setText($("link"), "reconnecting…");
