@@ -150,9 +150,10 @@ def _refuse_home_paths(layer: Mapping[str, Any], path: str | Path) -> None:
     for section, key in sorted(PATHS):
         value = (layer.get(section) or {}).get(key) if isinstance(layer.get(section), Mapping) else None
         if isinstance(value, str) and value.startswith("~"):
-            raise BadSettings(f"setting {section}.{key} is {value!r} in {path}: write the whole path (like "
-                              f"/home/pi/{value[2:] or 'games'}): '~' is /var/lib/companion for the service, which "
-                              "runs as user companion, and your home for doctor and teach")
+            kept = "/var/lib/companion" + (f"/{value[2:]}" if value.startswith("~/") and value[2:] else "")
+            raise BadSettings(f"setting {section}.{key} is {value!r} in {path}: write the whole path, {kept!r} to "
+                              "keep what the service kept there until now: '~' is /var/lib/companion for the "
+                              "service, which runs as user companion, and your home for doctor and teach")
 
 
 def not_utf8_at(data: bytes, start: int) -> str:

@@ -177,8 +177,9 @@ def test_a_home_path_in_the_services_own_settings_is_refused_by_name(tmp_path, m
     system.parent.mkdir()
     system.write_text('[service]\nstate_dir = "~/games"\n', encoding="utf-8")
     monkeypatch.setattr("companion.config.SYSTEM_SETTINGS", system)
-    with pytest.raises(BadSettings, match=r"service.state_dir is '~/games'.*write the whole path"):
-        load_settings(system, env={})
+    with pytest.raises(BadSettings, match=r"service.state_dir is '~/games'.*write the whole path, "
+                                          r"'/var/lib/companion/games' to keep what the service kept there"):
+        load_settings(system, env={})  # older companions read it so: an update must not lose those games
     own = tmp_path / "mine.toml"  # a person's own settings, read only by them: '~' is their home
     own.write_text('[service]\nstate_dir = "~/games"\n', encoding="utf-8")
     assert "~" not in str(load_settings(own, env={}).state_dir)
