@@ -150,7 +150,8 @@ def _refuse_home_paths(layer: Mapping[str, Any], path: str | Path) -> None:
     for section, key in sorted(PATHS):
         value = (layer.get(section) or {}).get(key) if isinstance(layer.get(section), Mapping) else None
         if isinstance(value, str) and value.startswith("~"):
-            kept = "/var/lib/companion" + (f"/{value[2:]}" if value.startswith("~/") and value[2:] else "")
+            kept = ("/var/lib/companion" + value[1:].rstrip("/") if value == "~" or value.startswith("~/")
+                    else os.path.expanduser(value))  # "~pi/games": that user's home, for every reader
             raise BadSettings(f"setting {section}.{key} is {value!r} in {path}: write the whole path, {kept!r} to "
                               "keep what the service kept there until now: '~' is /var/lib/companion for the "
                               "service, which runs as user companion, and your home for doctor and teach")
