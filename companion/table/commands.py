@@ -66,7 +66,7 @@ def check_command(data: Any) -> dict[str, Any]:
     if "seen" in data and not isinstance(data["seen"], str):
         raise BadCommand(f"\"seen\" is the step the page showed (view.step), got {data['seen']!r}")
     if name == "start":
-        _check_players(data["players"])
+        check_players(data["players"])
     if name == "dice":
         for value in data["values"]:
             if isinstance(value, bool) or not isinstance(value, (int, str)):
@@ -90,7 +90,7 @@ def _check_die_text(value: int | str) -> None:
                          f"got {len(value)} characters: {value[:LONGEST_DIE_TEXT]!r}…")
 
 
-def _check_players(players: list[Any]) -> None:
+def check_players(players: list[Any]) -> None:
     if not players:
         raise BadCommand("choose at least one player")
     for player in players:

@@ -24,7 +24,7 @@ from ..events import (BadEvent, BallEntered, BallLanded, BananaSqueaked, CameraH
                       GameSoFar, PlayerAction, RecordingHealth, SensorHealth, ZoneState, event_from_json)
 from ..games import registry
 from ..games.api import Action, GameError, Player, State
-from .commands import BadCommand, check_command
+from .commands import BadCommand, check_command, check_players
 from .inputs import (SAME_RACE_NS, Ask, Decision, DuelDice, Hold, Ignore, Play, PutAway, ZoneHistory, answer_decision,
                      decide, duel_began_at, pip_roll_unused, typed_squeak_decision, unrolled_sides)
 from .journal import Journal, JournalError
@@ -276,6 +276,7 @@ class Table:
         try:
             game_def = registry.get_game(data["game"])
             setup = data["setup"]
+            check_players(setup["players"])  # as a page's start is: a shared recording's names reach every page
             state = game_def.new_state([Player(p["name"], p.get("colour", "")) for p in setup["players"]],
                                        setup.get("variants") or {})
             history = [dict(step) for step in data["history"]]
@@ -287,7 +288,7 @@ class Table:
             unstepped = _unstepped_from_json(data.get("unstepped") or [])
             started = None if data.get("started") is None else int(data["started"])  # an older recording: unknown
             clock_from = int(data.get("clock_from", len(history)))
-        except (BadEvent, GameError, KeyError, TypeError, ValueError, AttributeError) as exc:
+        except (BadEvent, BadCommand, GameError, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise Rejected(f"the game so far could not be played: {exc}") from None
         question = data.get("question")
         with self.journal.transaction() as tx:

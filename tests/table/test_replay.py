@@ -250,3 +250,18 @@ def test_a_replay_interrupted_in_an_older_companion_is_not_resumed_as_a_family_g
     code, _, err = run_cli("replay", str(tmp_path / "s"), "--fast", "--state-dir", str(tmp_path / "r"), "--resume")
     assert code == 2 and "holds a replay interrupted in an older companion" in err, err
     assert "replay it again from the start into an empty --state-dir" in err
+
+
+@pytest.mark.parametrize("name", ["\x1b[2J\x1b]0;owned\x07Ada", "Ben\u202e"])
+def test_a_recordings_game_so_far_is_held_to_the_names_a_page_may_start_with(tmp_path, run_cli, name):
+    """A recording shared by another family opens with its game so far: its names were taken as written, so a
+    terminal escape in one cleared the screen of whoever replayed it, and U+202E turned every page's rows round."""
+    from companion.events import GameSoFar
+
+    so_far = {"game": "mountain-goats", "setup": {"players": [{"name": name}, {"name": "Cy"}], "variants": {}},
+              "history": [], "question": None, "held": None, "unstepped": [], "started": 0, "clock_from": 0}
+    write_events(tmp_path / "s", [GameSoFar(t=1, game=so_far)])
+    code, out, err = run_cli("replay", str(tmp_path / "s"), "--fast", "--state-dir", str(tmp_path / "r"))
+    assert "\x1b" not in out + err and "\u202e" not in out + err
+    assert "the game so far could not be played: a player's name cannot hold" in out, (code, out, err)
+    assert Journal(tmp_path / "r").games() == [], "nothing of it was journaled"
