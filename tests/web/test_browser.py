@@ -584,3 +584,20 @@ def test_a_phones_pages_past_its_few_live_ones_wait_for_their_reader_not_take_ea
         assert all(page.locator("#link").text_content() == "live" for page in newest[1:])
     finally:
         phone.close()
+
+
+def test_a_request_the_web_server_itself_refuses_is_named_not_called_unreachable(browser, served):
+    """The web server answers a request too large (over 16 kB: a pasted text) in plain text, not in the app's
+    JSON: the page read that as the companion being unreachable, and said "Is it still on?" of a running Pi."""
+    base, _ = served()
+    page, _ = open_page(browser, base, "desktop")
+    try:
+        page.route("**/api/command", lambda route: route.fulfill(
+            status=413, content_type="text/plain", body="Request Entity Too Large"))
+        page.click("button[data-game='matterhorn']")
+        page.click("#start-game")
+        page.wait_for_selector("#toast:not([hidden])")
+        said = page.text_content("#toast")
+        assert "413" in said and "cannot be reached" not in said, said
+    finally:
+        page.close()

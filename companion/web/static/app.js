@@ -106,7 +106,9 @@
       const response = await fetch("/api/command", {
         method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(seen !== undefined ? { ...command, seen } : command),
       });
-      const body = await response.json();
+      // a refusal from the web server itself (a request too large) is not JSON: it is said as it is
+      const body = await response.json().catch(() => ({ message: `The companion refused this request: ` +
+                                                                    `${response.status} ${response.statusText}`.trim() }));
       if (!response.ok) {
         if (body.join) {  // asked for the code: sent again once it is right; a wrong code has said so already
           const joined = await join();
