@@ -250,7 +250,7 @@ def test_magic_mountain_shows_the_next_ball_and_where_a_hit_sends_each_figure(br
     try:
         head = page.locator("#tip th[data-odds=next-ball]")
         shown = dict(zip(head.all_text_contents(), chances(head)))
-        assert shown == {"red25%": 0.25, "yellowin hand": 0.0, "blue25%": 0.25, "purple25%": 0.25, "white25%": 0.25}
+        assert shown == {"red25%": 0.25, "yellowin play": 0.0, "blue25%": 0.25, "purple25%": 0.25, "white25%": 0.25}
         assert expected["ball"] == "yellow" and {b["colour"]: b["probability"] for b in expected["next_ball"]} == {
             "red": 0.25, "blue": 0.25, "purple": 0.25, "white": 0.25}
         sends = page.text_content("#tip p[data-odds=sends]")
@@ -290,7 +290,7 @@ def test_magic_mountain_a_ball_on_its_way_down_mid_game_shows_what_companion_odd
     try:
         head = page.locator("#tip th[data-odds=next-ball]")
         shown = {text.rstrip("%0123456789"): chance for text, chance in zip(head.all_text_contents(), chances(head))}
-        assert shown == {"redout": 0.0, "yellowout": 0.0, "bluein hand": 0.0,
+        assert shown == {"redout": 0.0, "yellowout": 0.0, "bluein play": 0.0,
                          **{b["colour"]: b["probability"] for b in expected["next_ball"]}}, shown
         assert [b["colour"] for b in expected["next_ball"]] == ["purple", "white"]
         sends = page.text_content("#tip p[data-odds=sends]")

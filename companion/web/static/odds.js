@@ -232,7 +232,7 @@
     const colours = odds.figures.length ? Object.keys(odds.figures[0].targets) : [...chances.keys()];
     const head = [{ text: "Figure" }, ...colours.map((c) => {
       const b = chances.get(c);
-      const under = c === ball ? "in hand" : b ? percent(b.probability) : "out";
+      const under = c === ball ? "in play" : b ? percent(b.probability) : "out";  // in hand or on its way down
       return { text: c, colour: c, under, chance: b ? b.probability : 0, kind: "next-ball" };
     })];
     const rows = odds.figures.map((f) => [{ text: `${f.figure} · on ${f.space}`, strong: true },
