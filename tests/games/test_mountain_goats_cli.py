@@ -5,6 +5,8 @@ import json
 from functools import lru_cache
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.games.mountain_goats import GAME, Roll, odds_for_state
 from companion.games.mountain_goats.odds import token_chances
@@ -329,3 +331,76 @@ def test_odds_text_names_the_big_mountain_points(run_cli):
 def test_odds_refuse_big_mountain_goats_that_cannot_be(run_cli, args, message):
     code, out, err = run_cli("odds", "mountain-goats", *args, "--json")
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and message in err, err
+
+
+def engine_big_spaces(roll, big_goats, others_big):
+    """What the engine (and so the page) lets the player on turn do on the Big Mountain with this roll: the sets
+    of spaces its plans send goats to."""
+    from companion.games.mountain_goats.state import ON_BIG
+    state = GAME.new_state(["You", "Ben", "Cleo", "Dana", "Eve"], {"big_mountain": True})
+    for mountain, space in big_goats:
+        state.pos[0][mountain - 5] = ON_BIG
+        state.big[space] = (0, mountain)
+    for space, player in others_big:
+        goats = state.pos[player - 1]
+        sent = goats.count(ON_BIG)
+        goats[sent] = ON_BIG
+        state.big[space] = (player - 1, 5 + sent)
+    state.apply(Roll(tuple(roll)))
+    return {frozenset(space for space, _ in plan.big) for plan in state.legal_actions()}
+
+
+@st.composite
+def big_mountain_boards(draw):
+    """Your goats (mountain=space) and the other players' (space=player) on distinct Big Mountain spaces."""
+    spaces = draw(st.lists(st.integers(11, 24), unique=True, max_size=8))
+    mine = draw(st.integers(0, min(6, len(spaces))))
+    mountains = draw(st.permutations(list(MOUNTAINS)))[:mine]
+    others = [(space, draw(st.integers(2, 5))) for space in spaces[mine:]]
+    return list(zip(mountains, spaces[:mine])), others
+
+
+@settings(max_examples=150, deadline=None)
+@given(roll=st.lists(st.integers(1, 6), min_size=4, max_size=4), board=big_mountain_boards())
+def test_explain_on_a_board_sends_goats_where_the_engine_does(roll, board):
+    from companion.games.mountain_goats import explain
+    big_goats, others_big = board
+    result = explain([str(d) for d in roll], True, big_goats=big_goats, others_big=others_big)
+    explained = {frozenset(s for s in option if s > 10) for option in result["moves"]}
+    engine = engine_big_spaces(roll, big_goats, others_big)
+    assert explained <= engine
+    assert set().union(*explained) == set().union(*engine)
+
+
+def test_explain_a_roll_on_the_board_as_it_is(run_cli):
+    code, out, _ = run_cli("explain", "mountain-goats", "6", "6", "5", "5", "--big-mountain", "--json")
+    assert code == 0 and [5, 5, 12] in json.loads(out)["moves"] and [11] in json.loads(out)["moves"]
+    code, out, err = run_cli("explain", "mountain-goats", "6", "6", "5", "5", "--big-mountain", "--others-big", "12=2",
+                             "--big-goats", "5=11", "--json")
+    moves = json.loads(out)["moves"]
+    assert code == 0 and err == ""
+    assert not any(12 in option for option in moves)  # Ben's goat holds 12
+    assert [5, 6, 11] in moves  # the 5 brings your goat back from 11 first, so a 6 goat may take it
+    assert [11] not in moves and [] in moves  # 5+6 and 5+6: your goat still stands on 11
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--others-big", "12=2"], "--others-big 12=2 places goats on the Big Mountain: add --big-mountain"),
+    (["--big-mountain", "--others-big", "12=6"], "--others-big 12=6: the other players are 2 to 5"),
+    (["--big-mountain", "--others-big", "12=1"],
+     "--others-big 12=1: the other players are 2 to 5; your own goats are given by --big-goats"),
+    (["--big-mountain", "--big-goats", "7=12", "--others-big", "12=2"],
+     "Big Mountain space 12 is given twice: a space holds one goat"),
+    (["--big-mountain", "--big-goats", "7=12", "7=14"],
+     "--big-goats gives mountain 7 twice (7=12, 7=14); give it once"),
+    (["--big-mountain", "--big-goats", "7=25"], "argument --big-goats: the Big Mountain's spaces are numbered 11 "
+                                                "to 24, got '7=25' (see `companion explain --help`)"),
+])
+def test_explain_bad_board_is_one_line_and_exit_2(run_cli, args, message):
+    code, out, err = run_cli("explain", "mountain-goats", "6", "6", "5", "5", *args)
+    assert code == 2 and out == "" and err == f"companion explain: {message}\n"
+
+
+def test_big_mountain_board_is_refused_for_other_games(run_cli):
+    code, out, err = run_cli("explain", "matterhorn", "6", "6", "5", "5", "1", "--others-big", "12=2")
+    assert code == 2 and err == "companion explain: --others-big is for Mountain Goats, not Matterhorn\n"

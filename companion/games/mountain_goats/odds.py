@@ -218,6 +218,14 @@ def _big_space_player(text: str) -> tuple[int, int]:
     return space, player
 
 
+def add_big_mountain_arguments(parser: argparse.ArgumentParser, others: str) -> None:
+    """--big-goats and --others-big, shared by `odds` and `explain`; `others` names the other players' numbers."""
+    parser.add_argument("--big-goats", nargs="+", type=_mountain_big_space, default=[], metavar="M=S",
+                        help="with --big-mountain: your goat of mountain M stands on Big Mountain space S (11–24)")
+    parser.add_argument("--others-big", nargs="+", type=_big_space_player, default=[], metavar="S=P",
+                        help=f"with --big-mountain: Big Mountain space S holds a goat of player P ({others})")
+
+
 def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--roll", nargs=4, metavar="DIE", help="the four dice just rolled: rank their moves")
     parser.add_argument("--big-mountain", action="store_true", help="with the Big Mountain expansion")
@@ -228,10 +236,7 @@ def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
                         help="tokens left on mountain M (default: the full stack)")
     parser.add_argument("--held", nargs="+", type=_mountain_value, default=[], metavar="M=K",
                         help="tokens of mountain M you hold (default 0)")
-    parser.add_argument("--big-goats", nargs="+", type=_mountain_big_space, default=[], metavar="M=S",
-                        help="with --big-mountain: your goat of mountain M stands on Big Mountain space S (11–24)")
-    parser.add_argument("--others-big", nargs="+", type=_big_space_player, default=[], metavar="S=P",
-                        help="with --big-mountain: Big Mountain space S holds a goat of player P (2 to --players)")
+    add_big_mountain_arguments(parser, "2 to --players")
     parser.add_argument("--bonus-left", nargs="*", type=int, metavar="V",
                         help="the bonus tokens still in the supply, e.g. 9 6 (default: all but those your "
                              "complete sets took)")
@@ -260,7 +265,7 @@ def state_from_args(args: argparse.Namespace) -> MountainGoatsState:
         if position > summit:
             raise BadConfig(f"mountain {mountain} has {summit} spaces; a goat cannot stand on space {position}")
         state.pos[0][mountain - 5] = position
-    _place_big_mountain_goats(state, args)
+    place_big_mountain_goats(state, args)
     stacks = list(state.tokens_left)
     given = {}
     for mountain, left in args.tokens_left:
@@ -289,7 +294,7 @@ def state_from_args(args: argparse.Namespace) -> MountainGoatsState:
     return state
 
 
-def _place_big_mountain_goats(state: MountainGoatsState, args: argparse.Namespace) -> None:
+def place_big_mountain_goats(state: MountainGoatsState, args: argparse.Namespace) -> None:
     """Your goats (--big-goats) and the other players' (--others-big) on the Big Mountain. Which mountain an other
     player's goat left does not change your odds: each takes the next of that player's goats, from the 5 up."""
     given = [f"--{name} {' '.join(f'{a}={b}' for a, b in pairs)}" for name, pairs in
