@@ -72,7 +72,7 @@ def test_the_hub_port_is_held_alone(tmp_path):
     controller, device = pty.openpty()
     first = open_serial(os.ttyname(device))
     try:
-        with pytest.raises(HubNotFound, match="is open in another program"):
+        with pytest.raises(HubNotFound, match="is held by another program"):
             open_serial(os.ttyname(device))
     finally:
         first.close()
@@ -134,8 +134,33 @@ def test_a_hub_port_this_user_may_not_open_names_the_dialout_group(run_cli, monk
     monkeypatch.setattr(serial, "Serial", refused)
     code, out, err = run_cli("sensors", "test", "--backend", "hub", "--hub-port", "/dev/ttyACM0", "--seconds", "0.3")
     assert code == 1, err
-    assert ("this user may not open the hub's port /dev/ttyACM0: add it to the dialout group with "
-            "`sudo usermod -aG dialout $USER`, then log out and in again") in out
+    assert ("sensor_health hub: disconnected — the hub's port /dev/ttyACM0 cannot be opened: this user may not "
+            "open it: add the user to the dialout group with `sudo usermod -aG dialout $USER`, then log out and in "
+            "again") in out
+    assert "hub disconnected" not in out, "the hub is plugged in: the cable is not the problem"
+
+
+def test_a_hub_port_held_by_another_program_says_so_not_disconnected(run_cli):
+    """Thonny or a second `companion sensors test` holding the port: the hub is plugged in, and "hub
+    disconnected" sent a hobbyist to the cable."""
+    import pty
+
+    from companion.sensors.hub import open_serial
+
+    controller, device = pty.openpty()
+    port = os.ttyname(device)
+    thonny = open_serial(port)
+    try:
+        code, out, err = run_cli("sensors", "test", "--backend", "hub", "--hub-port", port, "--seconds", "0.3")
+    finally:
+        thonny.close()
+        os.close(controller)
+        os.close(device)
+    assert code == 1, err
+    assert (f"sensor_health hub: disconnected — the hub's port {port} is held by another program (the companion "
+            "service, `companion sensors test`, Thonny or mpremote): close it; the banana and the gates are off "
+            "until it is back") in out
+    assert "hub disconnected" not in out
 
 
 def test_gpio_without_a_gpio_library_says_what_to_install(run_cli, monkeypatch):
