@@ -121,6 +121,8 @@ class HubLink:
         self.last_good_ns: int | None = None
         self.synced = False
         self.silent = False
+        self.silent_ns: int | None = None  # when the hub was last found silent
+        self.last_heartbeat_ns: int | None = None  # this connection's
         self.mismatched = False
         self.incompatible = False
         self.version_told = ""
@@ -140,6 +142,7 @@ class HubLink:
         self.expected_seq = None
         self.synced = False
         self.silent = self.mismatched = self.incompatible = False
+        self.last_heartbeat_ns = None
         self.version_told = ""
         self.in_traceback = False
         self.crash = ""
@@ -213,6 +216,7 @@ class HubLink:
         if self.state in ("ok", "error") and not self.silent and self.last_good_ns is not None \
                 and now - self.last_good_ns >= silence_ns:
             self.silent = True
+            self.silent_ns = now
             self.trouble_since = None
             self._sensors_unknown(now)
             quiet_s = (now - self.last_good_ns) / 1e9
@@ -289,6 +293,7 @@ class HubLink:
     def _heartbeat(self, msg: Heartbeat, now: int) -> None:
         """The first heartbeat of a connection (or after a boot or a silence) gives each sensor's level;
         the edges held before it are then played, each sensor starting at the level before its first one."""
+        self.last_heartbeat_ns = now
         if self.clock.period != msg.period:
             self.clock.reset(msg.period)
         self.stats.version = msg.version
