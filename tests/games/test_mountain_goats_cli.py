@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.mountain_goats import GAME, Roll, odds_for_state
-from companion.games.mountain_goats.odds import token_chances
+from companion.games.mountain_goats.odds import ranked_moves, token_chances
 
 MOUNTAINS = range(5, 11)
 
@@ -249,10 +249,24 @@ def _cli_args_for(state):
     held = [f"{m}={n}" for m, n in zip(MOUNTAINS, state.held[mine])]
     big_goats = [f"{m}={space}" for space, (owner, m) in state.big.items() if owner == mine]
     others = [f"{space}={number[owner]}" for space, (owner, _) in state.big.items() if owner != mine]
-    for option, values in (("--goats", goats), ("--held", held), ("--big-goats", big_goats), ("--others-big", others)):
+    summits = [f"{m}={number[p]}" for p in range(players) if p != mine
+               for m, at, top in zip(MOUNTAINS, state.pos[p], state.summits) if at == top]
+    for option, values in (("--goats", goats), ("--held", held), ("--big-goats", big_goats), ("--others-big", others),
+                           ("--others-summit", summits)):
         if values:
             args += [option, *values]
     return args, [number[p] - 1 for p in range(players)]
+
+
+def _as_the_cli_names(state, moves, order):
+    """The page's moves with the other players named as the command line numbers them ("Player 2")."""
+    out = []
+    for move in moves:
+        text = move["text"]
+        for player, cli_index in enumerate(order):
+            text = text.replace(f"{state.players[player].name}'s goat", f"Player {cli_index + 1}'s goat")
+        out.append({**move, "text": text})
+    return out
 
 
 def _big_mountain_games_in_play():
@@ -302,6 +316,74 @@ def test_odds_describe_a_big_mountain_game_as_the_page_shows_it(run_cli):
         assert code == 0, err
         page_moves = odds_for_state(rolled)["moves"]
         assert _without_text(json.loads(out)["moves"]) == _without_text(page_moves)
+
+
+def _summits_held_in_play():
+    """States met in whole random games, Big Mountain or not, with a player about to roll and another player's goat
+    on a summit."""
+    import random
+
+    from companion.games.api import CHANCE
+    from companion.games.simulate import random_step
+    found = []
+    for seed in range(8):
+        rng = random.Random(seed)
+        state = GAME.new_state(["Ada", "Ben", "Cleo", "Dan"][: 2 + seed % 3], {"big_mountain": seed % 2 == 1})
+        while not state.is_over() and len(found) < 2 * (seed + 1):
+            random_step(state, rng)
+            if state.current_player() == CHANCE and rng.random() < 0.2 and any(
+                    at == top for p, goats in enumerate(state.pos) if p != state.current
+                    for at, top in zip(goats, state.summits)):
+                found.append(state.clone())
+    return found
+
+
+def test_odds_say_whose_goat_goes_back_to_the_foot_as_the_page_does(run_cli):
+    """Other players' goats on summits (--others-summit): the moves for a roll, their words included, are the
+    page's, so "Ben's goat goes back to the foot" is said (as "Player 2's goat ...") where the page says it."""
+    states = _summits_held_in_play()
+    knocks = 0
+    for state in states:
+        args, order = _cli_args_for(state)
+        if not state.big_mountain:
+            args = [a for a in args if a != "--big-mountain"]
+        for roll in itertools.combinations_with_replacement(range(1, 7), 4):
+            rolled = state.clone()
+            rolled.apply(Roll(roll))
+            page_moves = ranked_moves(rolled)  # what odds_for_state shows the page once the dice are read
+            if not any("goes back to the foot" in move["text"] for move in page_moves):
+                continue
+            code, out, err = run_cli("odds", "mountain-goats", *args, "--roll", *map(str, roll), "--json")
+            assert code == 0, err
+            assert json.loads(out)["moves"] == _as_the_cli_names(state, page_moves, order), (args, roll)
+            knocks += 1
+            break
+    assert knocks >= 5, f"only {knocks} of {len(states)} states had a roll that sends a goat back"
+
+
+def test_odds_text_says_whose_goat_goes_back(run_cli):
+    code, out, _ = run_cli("odds", "mountain-goats", "--players", "3", "--goats", "7=2", "--others-summit", "7=3",
+                           "--roll", "3", "4", "3", "4")
+    assert code == 0
+    assert ("   14 points,  1 spaces: Move the goat on 7 to the summit: Player 3's goat goes back to the foot, "
+            "take two 7 tokens") in out.splitlines()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--others-summit", "7=1"], "--others-summit 7=1: the other players are 2 to 4; your own goats are given by "
+                                 "--goats"),
+    (["--players", "2", "--others-summit", "7=3"], "--others-summit 7=3: the other player is 2"),
+    (["--others-summit", "7=2", "7=3"], "--others-summit gives mountain 7 twice (7=2, 7=3); give it once"),
+    (["--goats", "7=3", "--others-summit", "7=2"],
+     "a summit holds one goat: yours (--goats 7=3) and player 2's (--others-summit 7=2) cannot both stand on "
+     "mountain 7's"),
+    (["--others-summit", "4=2"], "mountains are numbered 5 to 10, got '4=2'"),
+    (["--big-mountain", "--players", "2", "--others-summit", "5=2", "--others-big", *[f"{s}=2" for s in range(11, 17)]],
+     "player 2 has 6 goats: --others-big puts more on the Big Mountain and its summits (--others-summit)"),
+])
+def test_odds_refuse_summit_goats_that_cannot_be(run_cli, args, message):
+    code, out, err = run_cli("odds", "mountain-goats", *args, "--json")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and message in err, err
 
 
 def test_odds_text_names_the_big_mountain_points(run_cli):
