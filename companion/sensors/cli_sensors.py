@@ -169,6 +169,15 @@ def hub_unheard(kit, backend: str) -> bool:
     return link is not None and not link.synced and not link.sensors_off
 
 
+def hub_silent_s(kit, now: int) -> float | None:
+    """With the hub unheard (`hub_unheard`): the seconds from its last heartbeat to `now` if it sent one and then
+    went silent; None if it never sent one on this connection."""
+    link = kit.backend.link
+    if not link.silent or link.last_heartbeat_ns is None:
+        return None
+    return (now - link.last_heartbeat_ns) / 1e9
+
+
 def hub_blind(kit, backend: str) -> str:
     """Why no sensor on the hub can be seen, for the state line ("" when they can, or with no hub)."""
     if hub_connected(kit, backend) is False:
@@ -176,6 +185,9 @@ def hub_blind(kit, backend: str) -> str:
     if backend == "hub" and kit.backend.link.sensors_off:
         return "the hub's sensors are off (see the message above): no sensor can be seen"
     if hub_unheard(kit, backend):
+        quiet = hub_silent_s(kit, kit.backend.link.silent_ns)  # as found silent: the line is printed when it changes
+        if quiet is not None:
+            return f"the hub went silent ({quiet:.1f} s without a heartbeat): no sensor can be seen"
         return "no heartbeat from the hub yet: no sensor can be seen"
     return ""
 
@@ -192,6 +204,10 @@ def not_seen(kit, backend: str) -> str:
     if backend == "hub" and kit.backend.link.sensors_off:
         return "the hub's firmware does not fit this companion (see the message above), so no sensor was seen"
     if hub_unheard(kit, backend):
+        quiet = hub_silent_s(kit, kit.clock())
+        if quiet is not None:
+            return (f"the hub went silent: no heartbeat in the last {quiet:.1f} s, so its sensors were not seen "
+                    "since (see the message above)")
         return ("the hub sent no heartbeat, so no sensor was seen: its firmware is not running (see "
                 "firmware/README.md)")
     failed = [name for name, state in kit.states().items() if state.startswith("failed")]

@@ -5,7 +5,8 @@
 - Hub time (time.ticks_us, which wraps) is unwrapped and mapped onto the host's monotonic ns. A line
   reaches the host after its hub timestamp, never before, so host_ns - hub_ns = offset + delay with
   delay >= 0: the smallest difference over a sliding window is the offset, whatever the USB jitter.
-- An unplugged hub is reported as "disconnected" and reopened every `retry_s` until it is back.
+- An unplugged hub is reported as "disconnected" and reopened every `retry_s` until it is back; a port that is
+  there but held by another program, or not this user's to open, is told as that (the cable is fine).
 """
 from __future__ import annotations
 
@@ -29,6 +30,11 @@ class HubNotFound(OSError):
     pass
 
 
+class HubPortRefused(HubNotFound):
+    """The hub's port is there but cannot be opened (held by another program, or not this user's): the message
+    says so and what to do, and is told as it is, not as a hub disconnected (which sends a person to the cable)."""
+
+
 def find_hub_port() -> str:
     from serial.tools import list_ports
 
@@ -47,12 +53,12 @@ def open_serial(port: str):
         return serial.Serial(device, 115200, timeout=0.1, exclusive=True)
     except serial.SerialException as exc:
         if "exclusively lock" in str(exc):
-            raise HubNotFound(f"the hub's port {device} is open in another program (the companion service, "
-                              f"`companion sensors test`, Thonny or mpremote): close it") from None
+            raise HubPortRefused(f"the hub's port {device} is held by another program (the companion service, "
+                                 f"`companion sensors test`, Thonny or mpremote): close it") from None
         if exc.errno == errno.EACCES:
-            raise HubNotFound(f"this user may not open the hub's port {device}: add it to the dialout group with "
-                              f"`sudo usermod -aG dialout $USER`, then log out and in again (the service's own "
-                              f"user is in it)") from None
+            raise HubPortRefused(f"the hub's port {device} cannot be opened: this user may not open it: add the user "
+                                 f"to the dialout group with `sudo usermod -aG dialout $USER`, then log out and in "
+                                 f"again (the service's own user is in it)") from None
         raise
 
 
@@ -115,6 +121,8 @@ class HubLink:
         self.last_good_ns: int | None = None
         self.synced = False
         self.silent = False
+        self.silent_ns: int | None = None  # when the hub was last found silent
+        self.last_heartbeat_ns: int | None = None  # this connection's
         self.mismatched = False
         self.incompatible = False
         self.version_told = ""
@@ -125,6 +133,7 @@ class HubLink:
         self.pinmap_id = pinmap_id(kit.pin_map)
         self.held: list[tuple[Edge, int]] | None = []  # None: too many came, the heartbeat's levels are taken
         self.dropped_baseline = True
+        self.refused: bool | None = None  # while disconnected: whether the port was there but refused
 
     def connected(self, now: int, port: str) -> None:
         """A new connection starts a new clock estimate: a hub plugged back in has restarted its ticks, and
@@ -133,6 +142,7 @@ class HubLink:
         self.expected_seq = None
         self.synced = False
         self.silent = self.mismatched = self.incompatible = False
+        self.last_heartbeat_ns = None
         self.version_told = ""
         self.in_traceback = False
         self.crash = ""
@@ -141,13 +151,19 @@ class HubLink:
         self.dropped_baseline = True  # the hub's count of dropped edges may be from before this connection
         self.clock.reset(self.clock.period)
         self.last_good_ns = now
+        self.refused = None
         self._set("ok", now, f"hub connected on {port}")
 
-    def disconnected(self, now: int, why: str) -> None:
+    def disconnected(self, now: int, why: str, refused: bool = False) -> None:
+        """`refused`: the port is there but cannot be opened, and `why` says so (HubPortRefused)."""
         if self.state != "disconnected":
             self.stats.disconnects += 1
         self._sensors_unknown(now)
-        self._set("disconnected", now, f"hub disconnected ({why}); the banana and the gates are off until it is back")
+        what = why if refused else f"hub disconnected ({why})"
+        # told again when the kind of reason changes: a hub plugged back in while Thonny holds its port
+        self._set("disconnected", now, f"{what}; the banana and the gates are off until it is back",
+                  told_again=refused != self.refused)
+        self.refused = refused
 
     def feed(self, raw: bytes, received_ns: int) -> None:
         try:
@@ -200,6 +216,7 @@ class HubLink:
         if self.state in ("ok", "error") and not self.silent and self.last_good_ns is not None \
                 and now - self.last_good_ns >= silence_ns:
             self.silent = True
+            self.silent_ns = now
             self.trouble_since = None
             self._sensors_unknown(now)
             quiet_s = (now - self.last_good_ns) / 1e9
@@ -276,6 +293,7 @@ class HubLink:
     def _heartbeat(self, msg: Heartbeat, now: int) -> None:
         """The first heartbeat of a connection (or after a boot or a silence) gives each sensor's level;
         the edges held before it are then played, each sensor starting at the level before its first one."""
+        self.last_heartbeat_ns = now
         if self.clock.period != msg.period:
             self.clock.reset(msg.period)
         self.stats.version = msg.version
@@ -396,7 +414,8 @@ class HubBackend:
             try:
                 self._port = self.open_port(self.port_name)
             except Exception as exc:  # noqa: BLE001 - serial, OS and "not found" errors alike
-                self.link.disconnected(self.kit.clock(), str(exc) or type(exc).__name__)
+                self.link.disconnected(self.kit.clock(), str(exc) or type(exc).__name__,
+                                       refused=isinstance(exc, HubPortRefused))
                 self._stop.wait(self.retry_s)
                 return
             self._partial = b""

@@ -5,9 +5,11 @@ import json
 from functools import lru_cache
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.games.mountain_goats import GAME, Roll, odds_for_state
-from companion.games.mountain_goats.odds import token_chances
+from companion.games.mountain_goats.odds import ranked_moves, token_chances
 
 MOUNTAINS = range(5, 11)
 
@@ -247,10 +249,24 @@ def _cli_args_for(state):
     held = [f"{m}={n}" for m, n in zip(MOUNTAINS, state.held[mine])]
     big_goats = [f"{m}={space}" for space, (owner, m) in state.big.items() if owner == mine]
     others = [f"{space}={number[owner]}" for space, (owner, _) in state.big.items() if owner != mine]
-    for option, values in (("--goats", goats), ("--held", held), ("--big-goats", big_goats), ("--others-big", others)):
+    summits = [f"{m}={number[p]}" for p in range(players) if p != mine
+               for m, at, top in zip(MOUNTAINS, state.pos[p], state.summits) if at == top]
+    for option, values in (("--goats", goats), ("--held", held), ("--big-goats", big_goats), ("--others-big", others),
+                           ("--others-summit", summits)):
         if values:
             args += [option, *values]
     return args, [number[p] - 1 for p in range(players)]
+
+
+def _as_the_cli_names(state, moves, order):
+    """The page's moves with the other players named as the command line numbers them ("Player 2")."""
+    out = []
+    for move in moves:
+        text = move["text"]
+        for player, cli_index in enumerate(order):
+            text = text.replace(f"{state.players[player].name}'s goat", f"Player {cli_index + 1}'s goat")
+        out.append({**move, "text": text})
+    return out
 
 
 def _big_mountain_games_in_play():
@@ -302,6 +318,74 @@ def test_odds_describe_a_big_mountain_game_as_the_page_shows_it(run_cli):
         assert _without_text(json.loads(out)["moves"]) == _without_text(page_moves)
 
 
+def _summits_held_in_play():
+    """States met in whole random games, Big Mountain or not, with a player about to roll and another player's goat
+    on a summit."""
+    import random
+
+    from companion.games.api import CHANCE
+    from companion.games.simulate import random_step
+    found = []
+    for seed in range(8):
+        rng = random.Random(seed)
+        state = GAME.new_state(["Ada", "Ben", "Cleo", "Dan"][: 2 + seed % 3], {"big_mountain": seed % 2 == 1})
+        while not state.is_over() and len(found) < 2 * (seed + 1):
+            random_step(state, rng)
+            if state.current_player() == CHANCE and rng.random() < 0.2 and any(
+                    at == top for p, goats in enumerate(state.pos) if p != state.current
+                    for at, top in zip(goats, state.summits)):
+                found.append(state.clone())
+    return found
+
+
+def test_odds_say_whose_goat_goes_back_to_the_foot_as_the_page_does(run_cli):
+    """Other players' goats on summits (--others-summit): the moves for a roll, their words included, are the
+    page's, so "Ben's goat goes back to the foot" is said (as "Player 2's goat ...") where the page says it."""
+    states = _summits_held_in_play()
+    knocks = 0
+    for state in states:
+        args, order = _cli_args_for(state)
+        if not state.big_mountain:
+            args = [a for a in args if a != "--big-mountain"]
+        for roll in itertools.combinations_with_replacement(range(1, 7), 4):
+            rolled = state.clone()
+            rolled.apply(Roll(roll))
+            page_moves = ranked_moves(rolled)  # what odds_for_state shows the page once the dice are read
+            if not any("goes back to the foot" in move["text"] for move in page_moves):
+                continue
+            code, out, err = run_cli("odds", "mountain-goats", *args, "--roll", *map(str, roll), "--json")
+            assert code == 0, err
+            assert json.loads(out)["moves"] == _as_the_cli_names(state, page_moves, order), (args, roll)
+            knocks += 1
+            break
+    assert knocks >= 5, f"only {knocks} of {len(states)} states had a roll that sends a goat back"
+
+
+def test_odds_text_says_whose_goat_goes_back(run_cli):
+    code, out, _ = run_cli("odds", "mountain-goats", "--players", "3", "--goats", "7=2", "--others-summit", "7=3",
+                           "--roll", "3", "4", "3", "4")
+    assert code == 0
+    assert ("   14 points,  1 spaces: Move the goat on 7 to the summit: Player 3's goat goes back to the foot, "
+            "take two 7 tokens") in out.splitlines()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--others-summit", "7=1"], "--others-summit 7=1: the other players are 2 to 4; your own goats are given by "
+                                 "--goats"),
+    (["--players", "2", "--others-summit", "7=3"], "--others-summit 7=3: the other player is 2"),
+    (["--others-summit", "7=2", "7=3"], "--others-summit gives mountain 7 twice (7=2, 7=3); give it once"),
+    (["--goats", "7=3", "--others-summit", "7=2"],
+     "a summit holds one goat: yours (--goats 7=3) and player 2's (--others-summit 7=2) cannot both stand on "
+     "mountain 7's"),
+    (["--others-summit", "4=2"], "mountains are numbered 5 to 10, got '4=2'"),
+    (["--big-mountain", "--players", "2", "--others-summit", "5=2", "--others-big", *[f"{s}=2" for s in range(11, 17)]],
+     "player 2 has 6 goats: --others-big puts more on the Big Mountain and its summits (--others-summit)"),
+])
+def test_odds_refuse_summit_goats_that_cannot_be(run_cli, args, message):
+    code, out, err = run_cli("odds", "mountain-goats", *args, "--json")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and message in err, err
+
+
 def test_odds_text_names_the_big_mountain_points(run_cli):
     code, out, _ = run_cli("odds", "mountain-goats", "--big-mountain", "--players", "3", "--big-goats", "9=20",
                            "--others-big", "22=2", "15=3")
@@ -329,3 +413,76 @@ def test_odds_text_names_the_big_mountain_points(run_cli):
 def test_odds_refuse_big_mountain_goats_that_cannot_be(run_cli, args, message):
     code, out, err = run_cli("odds", "mountain-goats", *args, "--json")
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and message in err, err
+
+
+def engine_big_spaces(roll, big_goats, others_big):
+    """What the engine (and so the page) lets the player on turn do on the Big Mountain with this roll: the sets
+    of spaces its plans send goats to."""
+    from companion.games.mountain_goats.state import ON_BIG
+    state = GAME.new_state(["You", "Ben", "Cleo", "Dana", "Eve"], {"big_mountain": True})
+    for mountain, space in big_goats:
+        state.pos[0][mountain - 5] = ON_BIG
+        state.big[space] = (0, mountain)
+    for space, player in others_big:
+        goats = state.pos[player - 1]
+        sent = goats.count(ON_BIG)
+        goats[sent] = ON_BIG
+        state.big[space] = (player - 1, 5 + sent)
+    state.apply(Roll(tuple(roll)))
+    return {frozenset(space for space, _ in plan.big) for plan in state.legal_actions()}
+
+
+@st.composite
+def big_mountain_boards(draw):
+    """Your goats (mountain=space) and the other players' (space=player) on distinct Big Mountain spaces."""
+    spaces = draw(st.lists(st.integers(11, 24), unique=True, max_size=8))
+    mine = draw(st.integers(0, min(6, len(spaces))))
+    mountains = draw(st.permutations(list(MOUNTAINS)))[:mine]
+    others = [(space, draw(st.integers(2, 5))) for space in spaces[mine:]]
+    return list(zip(mountains, spaces[:mine])), others
+
+
+@settings(max_examples=150, deadline=None)
+@given(roll=st.lists(st.integers(1, 6), min_size=4, max_size=4), board=big_mountain_boards())
+def test_explain_on_a_board_sends_goats_where_the_engine_does(roll, board):
+    from companion.games.mountain_goats import explain
+    big_goats, others_big = board
+    result = explain([str(d) for d in roll], True, big_goats=big_goats, others_big=others_big)
+    explained = {frozenset(s for s in option if s > 10) for option in result["moves"]}
+    engine = engine_big_spaces(roll, big_goats, others_big)
+    assert explained <= engine
+    assert set().union(*explained) == set().union(*engine)
+
+
+def test_explain_a_roll_on_the_board_as_it_is(run_cli):
+    code, out, _ = run_cli("explain", "mountain-goats", "6", "6", "5", "5", "--big-mountain", "--json")
+    assert code == 0 and [5, 5, 12] in json.loads(out)["moves"] and [11] in json.loads(out)["moves"]
+    code, out, err = run_cli("explain", "mountain-goats", "6", "6", "5", "5", "--big-mountain", "--others-big", "12=2",
+                             "--big-goats", "5=11", "--json")
+    moves = json.loads(out)["moves"]
+    assert code == 0 and err == ""
+    assert not any(12 in option for option in moves)  # Ben's goat holds 12
+    assert [5, 6, 11] in moves  # the 5 brings your goat back from 11 first, so a 6 goat may take it
+    assert [11] not in moves and [] in moves  # 5+6 and 5+6: your goat still stands on 11
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--others-big", "12=2"], "--others-big 12=2 places goats on the Big Mountain: add --big-mountain"),
+    (["--big-mountain", "--others-big", "12=6"], "--others-big 12=6: the other players are 2 to 5"),
+    (["--big-mountain", "--others-big", "12=1"],
+     "--others-big 12=1: the other players are 2 to 5; your own goats are given by --big-goats"),
+    (["--big-mountain", "--big-goats", "7=12", "--others-big", "12=2"],
+     "Big Mountain space 12 is given twice: a space holds one goat"),
+    (["--big-mountain", "--big-goats", "7=12", "7=14"],
+     "--big-goats gives mountain 7 twice (7=12, 7=14); give it once"),
+    (["--big-mountain", "--big-goats", "7=25"], "argument --big-goats: the Big Mountain's spaces are numbered 11 "
+                                                "to 24, got '7=25' (see `companion explain --help`)"),
+])
+def test_explain_bad_board_is_one_line_and_exit_2(run_cli, args, message):
+    code, out, err = run_cli("explain", "mountain-goats", "6", "6", "5", "5", *args)
+    assert code == 2 and out == "" and err == f"companion explain: {message}\n"
+
+
+def test_big_mountain_board_is_refused_for_other_games(run_cli):
+    code, out, err = run_cli("explain", "matterhorn", "6", "6", "5", "5", "1", "--others-big", "12=2")
+    assert code == 2 and err == "companion explain: --others-big is for Mountain Goats, not Matterhorn\n"

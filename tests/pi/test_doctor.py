@@ -173,7 +173,7 @@ def test_the_hub_is_listened_to_on_its_real_port(tmp_path):
             check = by_name(run_checks(machine, settings))["sensor hub"]
         finally:
             thonny.close()
-        assert check.status == FAIL and "is open in another program" in check.message
+        assert check.status == FAIL and "is held by another program" in check.message
     finally:
         os.close(controller)
         os.close(device)

@@ -72,7 +72,7 @@ def test_the_hub_port_is_held_alone(tmp_path):
     controller, device = pty.openpty()
     first = open_serial(os.ttyname(device))
     try:
-        with pytest.raises(HubNotFound, match="is open in another program"):
+        with pytest.raises(HubNotFound, match="is held by another program"):
             open_serial(os.ttyname(device))
     finally:
         first.close()
@@ -134,8 +134,33 @@ def test_a_hub_port_this_user_may_not_open_names_the_dialout_group(run_cli, monk
     monkeypatch.setattr(serial, "Serial", refused)
     code, out, err = run_cli("sensors", "test", "--backend", "hub", "--hub-port", "/dev/ttyACM0", "--seconds", "0.3")
     assert code == 1, err
-    assert ("this user may not open the hub's port /dev/ttyACM0: add it to the dialout group with "
-            "`sudo usermod -aG dialout $USER`, then log out and in again") in out
+    assert ("sensor_health hub: disconnected — the hub's port /dev/ttyACM0 cannot be opened: this user may not "
+            "open it: add the user to the dialout group with `sudo usermod -aG dialout $USER`, then log out and in "
+            "again") in out
+    assert "hub disconnected" not in out, "the hub is plugged in: the cable is not the problem"
+
+
+def test_a_hub_port_held_by_another_program_says_so_not_disconnected(run_cli):
+    """Thonny or a second `companion sensors test` holding the port: the hub is plugged in, and "hub
+    disconnected" sent a hobbyist to the cable."""
+    import pty
+
+    from companion.sensors.hub import open_serial
+
+    controller, device = pty.openpty()
+    port = os.ttyname(device)
+    thonny = open_serial(port)
+    try:
+        code, out, err = run_cli("sensors", "test", "--backend", "hub", "--hub-port", port, "--seconds", "0.3")
+    finally:
+        thonny.close()
+        os.close(controller)
+        os.close(device)
+    assert code == 1, err
+    assert (f"sensor_health hub: disconnected — the hub's port {port} is held by another program (the companion "
+            "service, `companion sensors test`, Thonny or mpremote): close it; the banana and the gates are off "
+            "until it is back") in out
+    assert "hub disconnected" not in out
 
 
 def test_gpio_without_a_gpio_library_says_what_to_install(run_cli, monkeypatch):
@@ -160,3 +185,37 @@ def test_gpio_without_a_gpio_library_says_what_to_install(run_cli, monkeypatch):
         "sudo apt install python3-lgpio (systemd/install.sh does; a "
         "virtual environment sees it only if made with --system-site-packages); on another machine, set "
         "sensors.backend = \"none\" (`companion sensors test --backend mock` shows a demo)")
+
+
+def test_a_hub_that_goes_silent_after_its_heartbeats_is_told_as_gone_silent(run_cli, monkeypatch):
+    """A hub that beat and then stopped (its firmware crashed, Thonny opened a REPL) is not a hub that never
+    sent a heartbeat: the state line and the last line say it went silent, and how long ago it last beat."""
+    import re
+    import threading
+
+    from companion.sensors import hub
+    from companion.sensors.fakeserial import FakeHubSocket, hub_line
+    from companion.sensors.hubprotocol import FIRMWARE_VERSION, pinmap_id
+    from companion.sensors.pinmap import load_pin_map
+
+    socket = FakeHubSocket()
+    real_backend = hub.HubBackend
+    monkeypatch.setattr(hub, "HubBackend", lambda port: real_backend(port, open_port=socket, silence_s=0.5))
+    pid, period = pinmap_id(load_pin_map(None)), 1 << 30
+
+    def beat_then_stop():
+        assert socket.opened.acquire(timeout=30)
+        socket.current.send(hub_line(0, f"B {FIRMWARE_VERSION} {period} {pid}")
+                            + hub_line(1, f"H {FIRMWARE_VERSION} {period} {pid} 100 0 0"))
+
+    threading.Thread(target=beat_then_stop, daemon=True).start()
+    code, out, err = run_cli("sensors", "test", "--backend", "hub", "--hub-port", "/dev/ttyACM0", "--seconds", "3")
+    assert code == 1, out + err
+    lines = out.splitlines()
+    states = [line.strip() for line in lines if line.startswith(" " * 13)]
+    assert any("banana=idle" in s for s in states), "its heartbeat showed every sensor"
+    assert re.fullmatch(r"the hub went silent \(\d+\.\d s without a heartbeat\): no sensor can be seen",
+                        states[-1]), out
+    assert re.search(r"; FAILED: the hub went silent: no heartbeat in the last \d+\.\d s, so its sensors were not "
+                     r"seen since \(see the message above\)$", lines[-1]), lines[-1]
+    assert "sent no heartbeat" not in out and "no heartbeat from the hub yet" not in states[-1]

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from companion.events import BallEntered, BananaSqueaked, SensorHealth
 from companion.sensors.fakeserial import FakeHubSocket, hub_line
-from companion.sensors.hub import MAX_HELD_EDGES, HubBackend, HubClock, HubLink
+from companion.sensors.hub import MAX_HELD_EDGES, HubBackend, HubClock, HubLink, HubNotFound, HubPortRefused
 from companion.sensors.hubprotocol import FIRMWARE_VERSION, BadLine, Edge, Heartbeat, parse_line, pinmap_id
 from companion.sensors.kit import SensorKit
 from companion.sensors.pinmap import load_pin_map
@@ -285,6 +285,29 @@ def test_fuzzed_hub_traffic_never_crashes_and_only_makes_known_events(lines):
         link.feed(line, clock.advance(0.001))
     for event in drain(link.events):
         assert event.type in ("banana_squeaked", "ball_entered", "ball_landed", "sensor_health")
+
+
+def test_a_hub_plugged_back_in_while_another_program_holds_its_port_is_told_as_such(pin_map):
+    """Unplugged, then plugged in while Thonny holds the port: the second reason is told too, not hidden behind
+    the first "hub disconnected", and each only once however often the port is tried."""
+    tries = []
+
+    def open_port(port):
+        tries.append(port)
+        if len(tries) <= 3:
+            raise HubNotFound("no Raspberry Pi Pico on USB")
+        raise HubPortRefused(f"the hub's port {port} is held by another program: close it")
+
+    events = queue.Queue()
+    backend = HubBackend("/dev/ttyACM0", open_port=open_port, retry_s=0.01, silence_s=60)
+    with SensorKit(pin_map, events, backend=backend, poll_interval_s=None):
+        told = [events.get(timeout=5).message for _ in range(2)]
+        while len(tries) < 8:
+            time.sleep(0.01)
+    assert told == ["hub disconnected (no Raspberry Pi Pico on USB); the banana and the gates are off until it is back",
+                    "the hub's port /dev/ttyACM0 is held by another program: close it; the banana and the gates are "
+                    "off until it is back"]
+    assert events.empty()
 
 
 def test_unplugging_and_replugging_the_hub_is_reported_and_resumes(pin_map):

@@ -3,13 +3,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .combinations import BadFaces, combination
+from .combinations import combination
 
 
-def explain(values: list[str], big_mountain: bool = False) -> dict[str, Any]:
+def explain(values: list[str]) -> dict[str, Any]:
     """{"combination": name or None, "value": spaces}; BadFaces (one line) for anything but six fruit names."""
-    if big_mountain:
-        raise BadFaces("--big-mountain is for Mountain Goats, not Banana Matcho")
     return combination(values).to_json()
 
 

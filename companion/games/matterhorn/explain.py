@@ -10,7 +10,7 @@ from typing import Any
 from .dice import mask_lines, parse_dice, reach_mask, roll_result
 
 
-def explain(values: list[str], big_mountain: bool = False) -> dict[str, Any]:
+def explain(values: list[str]) -> dict[str, Any]:
     dice = parse_dice(values)
     return {"sum": roll_result(dice), "reachable_lines": mask_lines(reach_mask(dice))}
 

@@ -1,7 +1,8 @@
 """Exact odds for Mountain Goats, by enumerating the 1296 rolls of four dice and every choice they allow.
 
 `companion odds mountain-goats [--roll A B C D] [--big-mountain] [--players N] [--goats M=P ...]
-[--big-goats M=S ...] [--others-big S=P ...] [--tokens-left M=K ...] [--held M=K ...] [--bonus-left V ...] [--json]`
+[--others-summit M=P ...] [--big-goats M=S ...] [--others-big S=P ...] [--tokens-left M=K ...] [--held M=K ...]
+[--bonus-left V ...] [--json]`
 prints one JSON object:
 
     {"big_mountain": bool, "players": N, "big_mountain_points": [int, ...],        # points only with --big-mountain
@@ -17,6 +18,9 @@ prints one JSON object:
   that space (so 0 for a space another goat holds), as the page shows for the player on turn (`odds_for_state`);
   big_mountain_points: each player's if the game ended now (you first), as the page shows. --big-goats M=S puts
   your goat of mountain M on Big Mountain space S; --others-big S=P puts a goat of player P (2 to N) there.
+- --others-summit M=P: a goat of player P (2 to N) stands on the summit of mountain M; your goat reaching it sends
+  that goat back to the foot, and the move's text says so. Where else the other players' goats stand on the paths
+  changes nothing for you (any number of goats share a space below a summit).
 - token_chances: for your goats as given (default all at the foot), the chance that the next roll lets
   you take a token of that mountain this turn; "any": at least one token.
 - moves: the distinct plans for the roll, best first. points = the token and bonus points the plan takes
@@ -218,6 +222,14 @@ def _big_space_player(text: str) -> tuple[int, int]:
     return space, player
 
 
+def add_big_mountain_arguments(parser: argparse.ArgumentParser, others: str) -> None:
+    """--big-goats and --others-big, shared by `odds` and `explain`; `others` names the other players' numbers."""
+    parser.add_argument("--big-goats", nargs="+", type=_mountain_big_space, default=[], metavar="M=S",
+                        help="with --big-mountain: your goat of mountain M stands on Big Mountain space S (11–24)")
+    parser.add_argument("--others-big", nargs="+", type=_big_space_player, default=[], metavar="S=P",
+                        help=f"with --big-mountain: Big Mountain space S holds a goat of player P ({others})")
+
+
 def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--roll", nargs=4, metavar="DIE", help="the four dice just rolled: rank their moves")
     parser.add_argument("--big-mountain", action="store_true", help="with the Big Mountain expansion")
@@ -228,10 +240,10 @@ def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
                         help="tokens left on mountain M (default: the full stack)")
     parser.add_argument("--held", nargs="+", type=_mountain_value, default=[], metavar="M=K",
                         help="tokens of mountain M you hold (default 0)")
-    parser.add_argument("--big-goats", nargs="+", type=_mountain_big_space, default=[], metavar="M=S",
-                        help="with --big-mountain: your goat of mountain M stands on Big Mountain space S (11–24)")
-    parser.add_argument("--others-big", nargs="+", type=_big_space_player, default=[], metavar="S=P",
-                        help="with --big-mountain: Big Mountain space S holds a goat of player P (2 to --players)")
+    parser.add_argument("--others-summit", nargs="+", type=_mountain_value, default=[], metavar="M=P",
+                        help="the summit of mountain M holds a goat of player P (2 to --players); yours reaching it "
+                             "sends that goat back to the foot")
+    add_big_mountain_arguments(parser, "2 to --players")
     parser.add_argument("--bonus-left", nargs="*", type=int, metavar="V",
                         help="the bonus tokens still in the supply, e.g. 9 6 (default: all but those your "
                              "complete sets took)")
@@ -260,7 +272,8 @@ def state_from_args(args: argparse.Namespace) -> MountainGoatsState:
         if position > summit:
             raise BadConfig(f"mountain {mountain} has {summit} spaces; a goat cannot stand on space {position}")
         state.pos[0][mountain - 5] = position
-    _place_big_mountain_goats(state, args)
+    _place_summit_goats(state, args)
+    place_big_mountain_goats(state, args)
     stacks = list(state.tokens_left)
     given = {}
     for mountain, left in args.tokens_left:
@@ -289,9 +302,10 @@ def state_from_args(args: argparse.Namespace) -> MountainGoatsState:
     return state
 
 
-def _place_big_mountain_goats(state: MountainGoatsState, args: argparse.Namespace) -> None:
+def place_big_mountain_goats(state: MountainGoatsState, args: argparse.Namespace) -> None:
     """Your goats (--big-goats) and the other players' (--others-big) on the Big Mountain. Which mountain an other
-    player's goat left does not change your odds: each takes the next of that player's goats, from the 5 up."""
+    player's goat left does not change your odds: each takes the next of that player's goats at the foot, from
+    the 5 up."""
     given = [f"--{name} {' '.join(f'{a}={b}' for a, b in pairs)}" for name, pairs in
              (("big-goats", args.big_goats), ("others-big", args.others_big)) if pairs]
     if given and not args.big_mountain:
@@ -306,16 +320,37 @@ def _place_big_mountain_goats(state: MountainGoatsState, args: argparse.Namespac
         _put_on_big(state, space, 0, mountain)
     players = len(state.players)
     for space, player in args.others_big:
-        if not 2 <= player <= players:
-            mine = "; your own goats are given by --big-goats" if player == 1 else ""
-            others = "the other player is 2" if players == 2 else f"the other players are 2 to {players}"
-            raise BadConfig(f"--others-big {space}={player}: {others}{mine}")
+        _check_other_player(f"--others-big {space}={player}", player, players, "--big-goats")
         goats = state.pos[player - 1]
-        sent = goats.count(ON_BIG)
-        if sent == len(MOUNTAINS):
-            raise BadConfig(f"player {player} has {sent} goats: --others-big puts more on the Big Mountain")
-        goats[sent] = ON_BIG
-        _put_on_big(state, space, player - 1, MOUNTAINS[sent])
+        at_foot = [i for i, at in enumerate(goats) if at == 0]
+        if not at_foot:
+            where = "on the Big Mountain and its summits (--others-summit)" if goats.count(ON_BIG) < len(goats) \
+                else "on the Big Mountain"
+            raise BadConfig(f"player {player} has {len(goats)} goats: --others-big puts more {where}")
+        goats[at_foot[0]] = ON_BIG
+        _put_on_big(state, space, player - 1, MOUNTAINS[at_foot[0]])
+
+
+def _place_summit_goats(state: MountainGoatsState, args: argparse.Namespace) -> None:
+    """The other players' goats on summits (--others-summit): one goat to a summit."""
+    _check_each_mountain_once("--others-summit", args.others_summit)
+    mine = dict(args.goats)
+    for mountain, player in args.others_summit:
+        given = f"--others-summit {mountain}={player}"
+        _check_other_player(given, player, len(state.players), "--goats")
+        summit = state.summits[mountain - 5]
+        if mine.get(mountain) == summit:
+            raise BadConfig(f"a summit holds one goat: yours (--goats {mountain}={summit}) and player {player}'s "
+                            f"({given}) cannot both stand on mountain {mountain}'s")
+        state.pos[player - 1][mountain - 5] = summit
+
+
+def _check_other_player(given: str, player: int, players: int, yours: str) -> None:
+    """`player` is one of the other players, 2 to `players`; `yours` is the option that gives your own goats."""
+    if not 2 <= player <= players:
+        mine = f"; your own goats are given by {yours}" if player == 1 else ""
+        others = "the other player is 2" if players == 2 else f"the other players are 2 to {players}"
+        raise BadConfig(f"{given}: {others}{mine}")
 
 
 def _put_on_big(state: MountainGoatsState, space: int, player: int, mountain: int) -> None:

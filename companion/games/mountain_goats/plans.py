@@ -92,7 +92,7 @@ def candidates(dice: tuple[int, ...], big_mountain: bool, on_big: tuple[bool, ..
             spaces = tuple(s for s in bigs if s not in taken)
         sources = tuple(m for m in MOUNTAINS if not on_big[m - 5] or m in steps)
         groups = len(steps)
-        for big in _big_choices(spaces, sources):
+        for big in big_choices(spaces, sources):
             if left and not left.isdisjoint(big):
                 continue
             found.add((groups + len(big), steps, big))
@@ -126,7 +126,7 @@ def _step_choices(dice: tuple[int, ...], big_mountain: bool,
 
 
 @lru_cache(maxsize=4096)
-def _big_choices(spaces: tuple[int, ...], sources: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
+def big_choices(spaces: tuple[int, ...], sources: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
     """No Big Mountain move, then every choice of free spaces (sorted) each with a different goat's mountain."""
     out: list[tuple[tuple[int, int], ...]] = [()]
     for r in range(1, min(len(spaces), len(sources)) + 1):
