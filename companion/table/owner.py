@@ -676,7 +676,8 @@ class Table:
                 state.apply(old)
             except GameError:
                 break
-            applied.append({"action": old.to_json(), "text": text, "who": who, "t": event.t})
+            applied.append({"action": old.to_json(), "text": text, "who": who, "t": event.t,
+                            **{k: v for k, v in game.history[reading["index"] + len(applied)].items() if k == "lying"}})
         try:
             self._journal_step(game, event, undos=back, applied=applied)
         except BaseException:
@@ -691,6 +692,10 @@ class Table:
         self.question, self.unstepped = None, []
 
     def _set_question(self, question: dict[str, Any], event: Event, recorded: bool = False) -> None:
+        """A squeak asked about keeps the zones' dice of its moment (`lying`): the camera's history holds them only
+        ~10 s, and the page may answer later, beginning a duel whose dice must be journaled."""
+        if question.get("kind") == "squeak" and (lying := self._lying_at(question["t"])):
+            question = {**question, "lying": lying}
         unstepped = [*self.unstepped, {"question": self.question}]
         with self.journal.transaction() as tx:
             if not recorded:
@@ -730,10 +735,15 @@ class Table:
         duel's start's, not rolled in it (`_lain_as_the_duel_began`)."""
         if game.name != "banana-matcho" or game.state.duel_began() != len(game.history) + len(applied):
             return
-        lying = {zone: [d.to_json() for d in dice] for zone in ("fruit", "matcho")
-                 if (dice := self.zones.at(zone, t)) is not None}
+        asked = self.question if (self.question or {}).get("kind") == "squeak" and self.question["t"] == t else {}
+        lying = self._lying_at(t) or asked.get("lying")
         if lying:
             applied[-1]["lying"] = lying
+
+    def _lying_at(self, t: int) -> dict[str, list[dict[str, Any]]]:
+        """{zone: dice} of the Banana Matcho zones the camera saw at `t`, as journaled (`_note_the_duels_dice`)."""
+        return {zone: [d.to_json() for d in dice] for zone in ("fruit", "matcho")
+                if (dice := self.zones.at(zone, t)) is not None}
 
     def _write_position(self, tx) -> None:
         if self.replay_position >= 0:
