@@ -20,8 +20,17 @@ def both_squeak_on(table, t, fruit, matcho):
     zone_frames(table, t + SECOND + 100 * MS, t + SECOND + 200 * MS, fruit, matcho)
 
 
-def squeak_after_a_restart_on_the_same_dice(tmp_path) -> dict:
-    """The Pi restarts; nobody picked the dice up; the banana squeaks on them: the question asked."""
+def asked_after_a_restart(tmp_path, played) -> dict:
+    """The game `played` on the table; the Pi restarts; nobody picked the dice up; the banana squeaks on them: the
+    question asked."""
+    table = Table(Journal(tmp_path)).start()
+    try:
+        assert table.request({"do": "start", "game": "banana-matcho", "players": ADA_AND_BEN}, t=1 * SECOND).ok
+        played(table)
+        assert table.view()["game"]["scores"] == [7, 0]
+    finally:
+        table.stop()
+        table.journal.close()
     table = Table(Journal(tmp_path)).start()
     try:
         both_squeak_on(table, 5 * SECOND, FOUR_COCONUTS, THREE_MATCHOS)
@@ -37,38 +46,27 @@ def test_a_squeak_answered_long_after_it_keeps_the_dice_the_duel_began_with(tmp_
     """Both sides had a combination; the family argued over who was first and tapped Ada 20 s later, the dice
     still lying. The camera's history no longer held the squeak's moment, so nothing was kept: after a restart
     the same dice were judged as rolled in the new duel ('Both sides have a combination')."""
-    table = Table(Journal(tmp_path)).start()
-    try:
-        assert table.request({"do": "start", "game": "banana-matcho", "players": ADA_AND_BEN}, t=1 * SECOND).ok
+    def played(table):
         zone_frames(table, 2 * SECOND, 2 * SECOND, [], [])  # both dice in hand
         both_squeak_on(table, 3 * SECOND, FOUR_COCONUTS, THREE_MATCHOS)
         assert "Who squeaked first" in table.view()["question"]["text"]
         assert "lying" not in table.view()["question"], "the page is not sent where each die lay"
         zone_frames(table, 4 * SECOND + 300 * MS, 24 * SECOND, FOUR_COCONUTS, THREE_MATCHOS)
         assert table.request({"do": "choose", "option": "fruit"}, t=24 * SECOND).ok
-        assert table.view()["game"]["scores"] == [7, 0]
-    finally:
-        table.stop()
-        table.journal.close()
-    question = squeak_after_a_restart_on_the_same_dice(tmp_path)
+
+    question = asked_after_a_restart(tmp_path, played)
     assert "as the last duel left them" in question["text"], question["text"]
 
 
 def test_a_correction_before_the_squeak_keeps_the_dice_the_duel_began_with(tmp_path):
     """The family typed a roll the camera missed, the camera read the duel's dice and judged the squeak that won it,
     then the family fixed a die of the typed roll: the squeak, played again after the fix, lost the dice it kept."""
-    table = Table(Journal(tmp_path)).start()
-    try:
-        assert table.request({"do": "start", "game": "banana-matcho", "players": ADA_AND_BEN}, t=1 * SECOND).ok
+    def played(table):
         assert table.request({"do": "dice", "values": TWO_PAIRS + ["blank"] * 3}, t=2 * SECOND).ok
         zone_frames(table, 3 * SECOND, 3 * SECOND, [], [])  # both dice in hand
         both_squeak_on(table, 4 * SECOND, FOUR_COCONUTS, THREE_MATCHOS)
         assert table.request({"do": "choose", "option": "fruit"}).ok
-        assert table.view()["game"]["scores"] == [7, 0]
         assert table.request({"do": "correct", "index": 0, "value": "pineapple"}).ok
-        assert table.view()["game"]["scores"] == [7, 0]
-    finally:
-        table.stop()
-        table.journal.close()
-    question = squeak_after_a_restart_on_the_same_dice(tmp_path)
+
+    question = asked_after_a_restart(tmp_path, played)
     assert "as the last duel left them" in question["text"], question["text"]
