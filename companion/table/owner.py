@@ -445,6 +445,7 @@ class Table:
         with self.journal.transaction() as tx:
             tx.event(game.id, event.to_json())
             tx.set_meta("early_balls", json.dumps(early))
+            _write_unstepped(tx, self.unstepped)  # after the event: a restart sees nothing journaled after it
             self._write_position(tx)
         self.early_balls, self.notice = early, _another_ball_words(early["openings"], first)
 

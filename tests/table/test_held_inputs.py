@@ -458,6 +458,9 @@ def test_the_balls_dropped_early_are_told_after_a_restart(tmp_path):
     table = Table(Journal(tmp_path)).start()
     try:
         assert "openings 2, then 6" in table.view()["notice"], table.view()["notice"]
+        assert table.request({"do": "undo"}).ok
+        assert table.view()["notice"].startswith("Undone: the ball that went into opening 4"), table.view()["notice"]
+        assert table.submit(BallEntered(t=9_000_000_000, opening=4)).result(5).ok  # dropped again, at last
         play_the_ball(table, "red")
         assert table.view()["game"]["history"][-3]["text"] == "Put the red ball in opening 4"
         assert "openings 2, then 6" in table.view()["notice"], table.view()["notice"]
