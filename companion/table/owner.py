@@ -89,6 +89,8 @@ class Table:
         # openings are played: {"since": the steps played when the first came, "openings": theirs in order,
         # "first": the kept ball's opening}, journaled (meta "early_balls") so a restart keeps telling them
         self.early_balls: dict[str, Any] | None = None
+        # Banana Matcho's {zone: dice} lying since before the game began, as journaled (meta first_duel_dice)
+        self.first_duel_dice: dict[str, list[dict[str, Any]]] = {}
         self.notice = ""
         self.version = 0
         self.run = secrets.token_hex(4)  # versions count again from 0 after a restart: pages tell runs apart
@@ -241,6 +243,7 @@ class Table:
     def _dispatch(self, event: Event) -> tuple[bool, str]:
         if isinstance(event, ZoneState):
             self.zones.add(event)
+            self._note_the_first_duels_dice(event)
             shown = self.game is not None and self.game.name == "banana-matcho" and self.duel_dice.add(
                 event, lain=self._lain_since_before_the_duel(event))
             return (self._held_squeak() and self._play_held()) or shown, ""
@@ -268,7 +271,8 @@ class Table:
         game = self.game
         return {"game": game.name, "setup": game.setup, "history": game.history, "question": self.question,
                 "held": _held_to_json(self.held), "unstepped": self.unstepped, "started": game.started,
-                "clock_from": game.clock_from, "early_balls": self.early_balls}
+                "clock_from": game.clock_from, "early_balls": self.early_balls,
+                "first_duel_dice": self.first_duel_dice}
 
     def _restore(self, event: GameSoFar) -> None:
         """A recording's game so far, played into a new game of this journal as it stood: its steps (their
@@ -289,6 +293,7 @@ class Table:
             started = None if data.get("started") is None else int(data["started"])  # an older recording: unknown
             clock_from = int(data.get("clock_from", len(history)))
             early = _early_balls_from_json(data.get("early_balls"), None)
+            first_duel_dice = _first_duel_dice_from_json(data.get("first_duel_dice") or {})
         except (BadEvent, GameError, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise Rejected(f"the game so far could not be played: {exc}") from None
         question = data.get("question")
@@ -307,10 +312,12 @@ class Table:
                 tx.set_meta("early_balls", json.dumps(early))
             else:
                 tx.clear_meta("early_balls")
+            _write_first_duel_dice(tx, game_id, first_duel_dice)
             self._write_position(tx)
         self._take_up(Game(game_id, game_def.name, setup, state, history, _last_reading(history), started, clock_from),
                       question, held, held[1] if held else "")
-        self.zones.clear(lain=_lain_as_the_duel_began(self.game))
+        self.first_duel_dice = first_duel_dice
+        self.zones.clear(lain=_lain_as_the_duel_began(self.game, first_duel_dice))
         self.unstepped, self.early_balls = unstepped, early
 
     # -- sensor and camera events -----------------------------------------------------------------
@@ -570,7 +577,7 @@ class Table:
         """The table on `game` (None: no game), with its question, kept event and notice: the zones' readings
         and the duel's dice so far are another game's (or one ended)."""
         self.game, self.question, self.held, self.notice = game, question, held, notice
-        self.unstepped, self.early_balls = [], None
+        self.unstepped, self.early_balls, self.first_duel_dice = [], None, {}
         self.zones.clear()
         self.duel_dice.clear()
 
@@ -588,7 +595,7 @@ class Table:
             tx.clear_meta("early_balls")
             tx.clear_meta("unstepped")
         self._take_up(game)
-        self.zones.clear(lain=_lain_as_the_duel_began(game))
+        self._take_up_first_duel_dice()
 
     def _play(self, actions: list[Action], event: Event, reading: dict[str, Any] | None = None,
               reading_step: int = 0, question: dict[str, Any] | None = None, t: int | None = None,
@@ -772,6 +779,29 @@ class Table:
         return {zone: [d.to_json() for d in dice] for zone in ("fruit", "matcho")
                 if (dice := self.zones.at(zone, t)) is not None}
 
+    def _note_the_first_duels_dice(self, event: ZoneState) -> None:
+        """Dice a Banana Matcho zone shows lying since before the game began, seen from its start on this run's clock,
+        are journaled (meta first_duel_dice): after a restart in the first duel, where the game's start is on another
+        clock, dice still lying so are not taken for rolled in it (`_lain_as_the_duel_began`)."""
+        game = self.game
+        if (game is None or game.name != "banana-matcho" or game.started is None or game.state.duel_began()
+                or event.zone not in ("fruit", "matcho") or event.zone in self.first_duel_dice or not event.dice
+                or (self.zones.lying_since(event.zone, event.t) or event.t) > game.started):
+            return
+        lying = {**self.first_duel_dice, event.zone: [d.to_json() for d in event.dice]}
+        with self.journal.transaction() as tx:
+            _write_first_duel_dice(tx, game.id, lying)
+        self.first_duel_dice = lying
+
+    def _take_up_first_duel_dice(self) -> None:
+        """The dice lying since before the game now taken up began, as journaled, and the zones seeded with the dice
+        its duel now on began with."""
+        with contextlib.suppress(ValueError, TypeError, AttributeError):  # unreadable: none known, as before
+            kept = json.loads(self.journal.meta("first_duel_dice") or "null") or {}
+            if kept.get("game") == self.game.id:
+                self.first_duel_dice = _first_duel_dice_from_json(kept.get("lying"))
+        self.zones.clear(lain=_lain_as_the_duel_began(self.game, self.first_duel_dice))
+
     def _write_position(self, tx) -> None:
         if self.replay_position >= 0:
             tx.set_meta("replay_position", str(self.replay_position))
@@ -789,7 +819,7 @@ class Table:
             return
         try:
             self.game = self._load(row)
-            self.zones.clear(lain=_lain_as_the_duel_began(self.game))
+            self._take_up_first_duel_dice()
         except (GameError, KeyError, TypeError, ValueError) as exc:
             # An engine that no longer accepts its own journal must not keep the service down: the page
             # says so, and the journal is left as it was for a person to look at.
@@ -950,15 +980,33 @@ def _write_held(tx, held: tuple[Event, str] | None) -> None:
         tx.set_meta("held", json.dumps(_held_to_json(held)))
 
 
-def _lain_as_the_duel_began(game: Game) -> dict[str, tuple[DieReading, ...]]:
+def _lain_as_the_duel_began(game: Game, first_duel_dice: dict[str, Any]) -> dict[str, tuple[DieReading, ...]]:
     """{zone: dice} as they lay when the Banana Matcho duel now on began, kept with the step that began it
-    (`Table._note_the_duels_dice`); none for the first duel, or a journal that did not keep them."""
-    played = game.state.duel_began() if game.name == "banana-matcho" else 0
-    lying = game.history[played - 1].get("lying") if 0 < played <= len(game.history) else None
+    (`Table._note_the_duels_dice`), or for the first duel those lying since before the game began
+    (`first_duel_dice`, `Table._note_the_first_duels_dice`); none when not kept."""
+    if game.name != "banana-matcho":
+        return {}
+    played = game.state.duel_began()
+    if not played:
+        lying = first_duel_dice
+    else:
+        lying = game.history[played - 1].get("lying") if played <= len(game.history) else None
     try:
         return {zone: tuple(DieReading.from_json(d) for d in dice) for zone, dice in (lying or {}).items()}
     except (BadEvent, AttributeError, KeyError, TypeError, ValueError):
         return {}
+
+
+def _first_duel_dice_from_json(data: Any) -> dict[str, list[dict[str, Any]]]:
+    """{zone: dice} lying since before a Banana Matcho game began (`Table.first_duel_dice`), as journaled or
+    recorded."""
+    if not isinstance(data, dict) or not all(isinstance(dice, list) for dice in data.values()):
+        raise ValueError(f"the dice lying as the game began are {{zone: [dice]}}, got {data!r}"[:200])
+    return data
+
+
+def _write_first_duel_dice(tx, game_id: int, lying: dict[str, list[dict[str, Any]]]) -> None:
+    tx.set_meta("first_duel_dice", json.dumps({"game": game_id, "lying": lying}))
 
 
 def _last_reading(history: list[dict[str, Any]]) -> dict[str, Any] | None:
