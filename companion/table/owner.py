@@ -710,8 +710,9 @@ class Table:
                 state.apply(old)
             except GameError:
                 break
-            applied.append({"action": old.to_json(), "text": text, "who": who, "t": event.t,
-                            **{k: v for k, v in game.history[reading["index"] + len(applied)].items() if k == "lying"}})
+            was = game.history[reading["index"] + len(applied)]  # played again as it was: when, and the dice kept
+            applied.append({"action": old.to_json(), "text": text, "who": who, "t": was.get("t", event.t),
+                            **{k: v for k, v in was.items() if k == "lying"}})
         try:
             self._journal_step(game, event, undos=back, applied=applied)
         except BaseException:

@@ -70,3 +70,26 @@ def test_a_correction_before_the_squeak_keeps_the_dice_the_duel_began_with(tmp_p
 
     question = asked_after_a_restart(tmp_path, played)
     assert "as the last duel left them" in question["text"], question["text"]
+
+
+def test_dice_rolled_in_the_next_duel_before_a_correction_are_judged_as_rolled(tmp_path):
+    """The family fixed a die of the typed roll only after the next duel's dice were thrown: the squeak that won duel
+    1, played again, was timed at the fix, so the next duel seemed to begin then, and Ada's three Matchos, thrown
+    before it, were taken for dice lying as the last duel left them (or her squeak for the other hand on the banana)."""
+    table = Table(Journal(tmp_path)).start()
+    try:
+        assert table.request({"do": "start", "game": "banana-matcho", "players": ADA_AND_BEN}, t=1 * SECOND).ok
+        assert table.request({"do": "dice", "values": TWO_PAIRS + ["blank"] * 3}, t=2 * SECOND).ok
+        zone_frames(table, 3 * SECOND, 3 * SECOND, [], [])  # both dice in hand
+        both_squeak_on(table, 4 * SECOND, FOUR_COCONUTS, THREE_MATCHOS)
+        assert table.request({"do": "choose", "option": "fruit"}, t=6 * SECOND).ok
+        assert table.view()["game"]["scores"] == [7, 0]
+        zone_frames(table, 7 * SECOND, 7 * SECOND, [], [])  # both pick their dice up
+        zone_frames(table, 8 * SECOND, 9 * SECOND, TWO_PAIRS, THREE_MATCHOS)  # and throw them
+        assert table.request({"do": "correct", "index": 0, "value": "pineapple"}, t=9 * SECOND).ok
+        both_squeak_on(table, 9 * SECOND + 100 * MS, TWO_PAIRS, THREE_MATCHOS)
+        view = table.view()
+        assert view["question"] is None and view["game"]["scores"] == [8, 0], (
+            view["notice"], (view["question"] or {}).get("text"), [step["text"] for step in view["game"]["history"]])
+    finally:
+        table.stop()
