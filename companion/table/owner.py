@@ -85,9 +85,12 @@ class Table:
         # kept before, in its JSON form}).
         self.unstepped: list[dict[str, Any]] = []
         self.held: tuple[Event, str] | None = None  # an event kept until a tap it came before, and why
-        # Magic Mountain's ball that went in while the one kept waited for its colour: (the steps played when it
-        # came, its opening, the kept ball's opening), told on the page until its opening is played
-        self.next_ball: tuple[int, int, int] | None = None
+        # Magic Mountain's balls that went in while the one kept waited for its colour, told on the page until their
+        # openings are played: {"since": the steps played when the first came, "openings": theirs in order,
+        # "first": the kept ball's opening}, journaled (meta "early_balls") so a restart keeps telling them
+        self.early_balls: dict[str, Any] | None = None
+        # Banana Matcho's {zone: dice} lying since before the game began, as journaled (meta first_duel_dice)
+        self.first_duel_dice: dict[str, list[dict[str, Any]]] = {}
         self.notice = ""
         self.version = 0
         self.run = secrets.token_hex(4)  # versions count again from 0 after a restart: pages tell runs apart
@@ -240,6 +243,7 @@ class Table:
     def _dispatch(self, event: Event) -> tuple[bool, str]:
         if isinstance(event, ZoneState):
             self.zones.add(event)
+            self._note_the_first_duels_dice(event)
             shown = self.game is not None and self.game.name == "banana-matcho" and self.duel_dice.add(
                 event, lain=self._lain_since_before_the_duel(event))
             return (self._held_squeak() and self._play_held()) or shown, ""
@@ -267,7 +271,8 @@ class Table:
         game = self.game
         return {"game": game.name, "setup": game.setup, "history": game.history, "question": self.question,
                 "held": _held_to_json(self.held), "unstepped": self.unstepped, "started": game.started,
-                "clock_from": game.clock_from}
+                "clock_from": game.clock_from, "early_balls": self.early_balls,
+                "first_duel_dice": self.first_duel_dice}
 
     def _restore(self, event: GameSoFar) -> None:
         """A recording's game so far, played into a new game of this journal as it stood: its steps (their
@@ -288,6 +293,8 @@ class Table:
             unstepped = _unstepped_from_json(data.get("unstepped") or [])
             started = None if data.get("started") is None else int(data["started"])  # an older recording: unknown
             clock_from = int(data.get("clock_from", len(history)))
+            early = _early_balls_from_json(data.get("early_balls"), None)
+            first_duel_dice = _first_duel_dice_from_json(data.get("first_duel_dice") or {})
         except (BadEvent, BadCommand, GameError, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise Rejected(f"the game so far could not be played: {exc}") from None
         question = data.get("question")
@@ -301,11 +308,18 @@ class Table:
             _write_question(tx, question)
             _write_held(tx, held)
             _write_unstepped(tx, unstepped)
+            if early:
+                early = {**early, "game": game_id}
+                tx.set_meta("early_balls", json.dumps(early))
+            else:
+                tx.clear_meta("early_balls")
+            _write_first_duel_dice(tx, game_id, first_duel_dice)
             self._write_position(tx)
         self._take_up(Game(game_id, game_def.name, setup, state, history, _last_reading(history), started, clock_from),
                       question, held, held[1] if held else "")
-        self.zones.clear(lain=_lain_as_the_duel_began(self.game))
-        self.unstepped = unstepped
+        self.first_duel_dice = first_duel_dice
+        self.zones.clear(lain=_lain_as_the_duel_began(self.game, first_duel_dice))
+        self.unstepped, self.early_balls = unstepped, early
 
     # -- sensor and camera events -----------------------------------------------------------------
     def _observation(self, event: Event) -> tuple[bool, str]:
@@ -323,10 +337,8 @@ class Table:
         decision = decide(game.state, event, self.zones, game.history, self.question, started=game.started,
                           clock_from=game.clock_from)
         if self._another_ball(event, decision):
-            self.next_ball = (len(game.history), event.opening, self.held[0].opening)
-            another = self.notice = _another_ball_words(event.opening, self.held[0].opening)
-            self._persist_position()
-            return True, another
+            self._keep_early_ball(game, event)
+            return True, self.notice
         replaced = self.held if self.held is not None and type(self.held[0]) is type(event) else None
         if replaced:
             self.held = None  # a roll thrown again: the later one counts
@@ -380,6 +392,7 @@ class Table:
                 tx.clear_meta("current_game")
                 tx.clear_meta("question")
                 tx.clear_meta("held")
+                tx.clear_meta("early_balls")
                 tx.clear_meta("unstepped")
             self._take_up(None)
             return True, "game ended"
@@ -431,23 +444,42 @@ class Table:
         return (isinstance(event, BallEntered) and isinstance(decision, Hold) and self.held is not None
                 and isinstance(self.held[0], BallEntered))
 
+    def _keep_early_ball(self, game: Game, event: BallEntered) -> None:
+        """Journal the ball that went in early with those before it, in the order they went in."""
+        first = self.held[0].opening
+        kept = self.early_balls if (self.early_balls or {}).get("first") == first and self._early_openings() else None
+        early = {"game": game.id, "since": kept["since"] if kept else len(game.history),
+                 "openings": [*(kept["openings"] if kept else []), event.opening], "first": first}
+        with self.journal.transaction() as tx:
+            tx.event(game.id, event.to_json())
+            tx.set_meta("early_balls", json.dumps(early))
+            _write_unstepped(tx, self.unstepped)  # after the event: a restart sees nothing journaled after it
+            self._write_position(tx)
+        self.early_balls, self.notice = early, _another_ball_words(early["openings"], first)
+
+    def _early_openings(self) -> list[int]:
+        """The openings of the balls that went in early (`early_balls`) whose own openings are not played yet: the
+        kept ball's opening is the first played since they came, then theirs in order."""
+        if self.early_balls is None or self.game is None or self.game.state.is_over():
+            return []
+        history = self.game.history[self.early_balls["since"]:]
+        played = sum(step["action"].get("kind") == "choose_opening" for step in history)
+        return self.early_balls["openings"][max(0, played - 1):]
+
     def _next_ball_words(self) -> str:
-        """What the page tells of the ball that went in early (`next_ball`), until its opening is played: the
-        second opening played since it came (the kept ball's is the first). "" when there is none."""
-        if self.next_ball is None or self.game is None:
-            return ""
-        since, opening, _ = self.next_ball
-        openings = sum(step["action"].get("kind") == "choose_opening" for step in self.game.history[since:])
-        if openings >= 2 or self.game.state.is_over():
-            return ""
-        return (f"The next ball went into opening {opening} early: when its turn comes, tap its colour and opening "
-                f"{opening}")
+        """What the page tells of the balls that went in early, until their openings are played. "" for none."""
+        waiting = self._early_openings()
+        if len(waiting) == 1:
+            return (f"The next ball went into opening {waiting[0]} early: when its turn comes, tap its colour and "
+                    f"opening {waiting[0]}")
+        return (f"The next balls went into openings {_in_order(waiting)} early, in that order: as each one's turn "
+                f"comes, tap its colour and its opening") if waiting else ""
 
     def notice_shown(self) -> str:
-        """The notice, and the ball that went in early for as long as it waits: a later notice (a ball landing,
-        the kept ball played) does not make the family forget it."""
+        """The notice, and the balls that went in early for as long as they wait: a later notice (a ball landing,
+        the kept ball played) does not make the family forget them."""
         words = self._next_ball_words()
-        if not words or self.notice == _another_ball_words(*self.next_ball[1:]):
+        if not words or self.notice == _another_ball_words(self.early_balls["openings"], self.early_balls["first"]):
             return self.notice
         return f"{self.notice}. {words}" if self.notice else words
 
@@ -535,6 +567,7 @@ class Table:
             game_id = tx.new_game(game_def.name, setup, event.t)
             tx.clear_meta("question")
             tx.clear_meta("held")
+            tx.clear_meta("early_balls")
             tx.clear_meta("unstepped")
             self._write_position(tx)
         self._take_up(Game(game_id, game_def.name, setup, state, [], started=event.t))
@@ -545,7 +578,7 @@ class Table:
         """The table on `game` (None: no game), with its question, kept event and notice: the zones' readings
         and the duel's dice so far are another game's (or one ended)."""
         self.game, self.question, self.held, self.notice = game, question, held, notice
-        self.unstepped, self.next_ball = [], None
+        self.unstepped, self.early_balls, self.first_duel_dice = [], None, {}
         self.zones.clear()
         self.duel_dice.clear()
 
@@ -560,9 +593,10 @@ class Table:
             tx.set_meta("current_game", str(game_id))
             tx.clear_meta("question")
             tx.clear_meta("held")
+            tx.clear_meta("early_balls")
             tx.clear_meta("unstepped")
         self._take_up(game)
-        self.zones.clear(lain=_lain_as_the_duel_began(game))
+        self._take_up_first_duel_dice()
 
     def _play(self, actions: list[Action], event: Event, reading: dict[str, Any] | None = None,
               reading_step: int = 0, question: dict[str, Any] | None = None, t: int | None = None,
@@ -677,7 +711,9 @@ class Table:
                 state.apply(old)
             except GameError:
                 break
-            applied.append({"action": old.to_json(), "text": text, "who": who, "t": event.t})
+            was = game.history[reading["index"] + len(applied)]  # played again as it was: when, and the dice kept
+            applied.append({"action": old.to_json(), "text": text, "who": who, "t": was.get("t", event.t),
+                            **{k: v for k, v in was.items() if k == "lying"}})
         try:
             self._journal_step(game, event, undos=back, applied=applied)
         except BaseException:
@@ -692,6 +728,10 @@ class Table:
         self.question, self.unstepped = None, []
 
     def _set_question(self, question: dict[str, Any], event: Event, recorded: bool = False) -> None:
+        """A squeak asked about keeps the zones' dice of its moment (`lying`): the camera's history holds them only
+        ~10 s, and the page may answer later, beginning a duel whose dice must be journaled."""
+        if question.get("kind") == "squeak" and (lying := self._lying_at(question["t"])):
+            question = {**question, "lying": lying}
         unstepped = [*self.unstepped, {"question": self.question}]
         with self.journal.transaction() as tx:
             if not recorded:
@@ -731,10 +771,38 @@ class Table:
         duel's start's, not rolled in it (`_lain_as_the_duel_began`)."""
         if game.name != "banana-matcho" or game.state.duel_began() != len(game.history) + len(applied):
             return
-        lying = {zone: [d.to_json() for d in dice] for zone in ("fruit", "matcho")
-                 if (dice := self.zones.at(zone, t)) is not None}
+        asked = self.question if (self.question or {}).get("kind") == "squeak" and self.question["t"] == t else {}
+        lying = self._lying_at(t) or asked.get("lying")
         if lying:
             applied[-1]["lying"] = lying
+
+    def _lying_at(self, t: int) -> dict[str, list[dict[str, Any]]]:
+        """{zone: dice} of the Banana Matcho zones the camera saw at `t`, as journaled (`_note_the_duels_dice`)."""
+        return {zone: [d.to_json() for d in dice] for zone in ("fruit", "matcho")
+                if (dice := self.zones.at(zone, t)) is not None}
+
+    def _note_the_first_duels_dice(self, event: ZoneState) -> None:
+        """Dice a Banana Matcho zone shows lying since before the game began, seen from its start on this run's clock,
+        are journaled (meta first_duel_dice): after a restart in the first duel, where the game's start is on another
+        clock, dice still lying so are not taken for rolled in it (`_lain_as_the_duel_began`)."""
+        game = self.game
+        if (game is None or game.name != "banana-matcho" or game.started is None or game.state.duel_began()
+                or event.zone not in ("fruit", "matcho") or event.zone in self.first_duel_dice or not event.dice
+                or (self.zones.lying_since(event.zone, event.t) or event.t) > game.started):
+            return
+        lying = {**self.first_duel_dice, event.zone: [d.to_json() for d in event.dice]}
+        with self.journal.transaction() as tx:
+            _write_first_duel_dice(tx, game.id, lying)
+        self.first_duel_dice = lying
+
+    def _take_up_first_duel_dice(self) -> None:
+        """The dice lying since before the game now taken up began, as journaled, and the zones seeded with the dice
+        its duel now on began with."""
+        with contextlib.suppress(ValueError, TypeError, AttributeError):  # unreadable: none known, as before
+            kept = json.loads(self.journal.meta("first_duel_dice") or "null") or {}
+            if kept.get("game") == self.game.id:
+                self.first_duel_dice = _first_duel_dice_from_json(kept.get("lying"))
+        self.zones.clear(lain=_lain_as_the_duel_began(self.game, self.first_duel_dice))
 
     def _write_position(self, tx) -> None:
         if self.replay_position >= 0:
@@ -753,7 +821,7 @@ class Table:
             return
         try:
             self.game = self._load(row)
-            self.zones.clear(lain=_lain_as_the_duel_began(self.game))
+            self._take_up_first_duel_dice()
         except (GameError, KeyError, TypeError, ValueError) as exc:
             # An engine that no longer accepts its own journal must not keep the service down: the page
             # says so, and the journal is left as it was for a person to look at.
@@ -761,6 +829,8 @@ class Table:
             return
         question = self.journal.meta("question")
         self.question = json.loads(question) if question else None
+        with contextlib.suppress(ValueError):  # one that cannot be read is not told, as before it was journaled
+            self.early_balls = _early_balls_from_json(json.loads(self.journal.meta("early_balls") or "null"), game_id)
         self.unstepped = self._unstepped_kept()
         held = self.journal.meta("held")
         if held:
@@ -839,10 +909,30 @@ def _unplayed_words(event: Event) -> tuple[str, str] | None:
     return None
 
 
-def _another_ball_words(opening: int, first: int) -> str:
-    """What the page says when a ball goes into `opening` while the ball in opening `first` waits for its colour."""
-    return (f"Another ball went into opening {opening} while the ball in opening {first} waits: tap the colour of "
-            f"the ball in opening {first}, then what it hit; then this ball's colour and opening {opening}")
+def _another_ball_words(openings: list[int], first: int) -> str:
+    """What the page says when a ball goes into the last of `openings` (the balls that went in early, in order)
+    while the ball in opening `first` waits for its colour."""
+    then = (f"this ball's colour and opening {openings[-1]}" if len(openings) == 1 else
+            f"each early ball's colour and opening, in the order they went in: {_in_order(openings)}")
+    return (f"Another ball went into opening {openings[-1]} while the ball in opening {first} waits: tap the colour "
+            f"of the ball in opening {first}, then what it hit; then {then}")
+
+
+def _early_balls_from_json(data: Any, game_id: int | None) -> dict[str, Any] | None:
+    """The balls that went in early (`Table.early_balls`) as journaled or recorded; None if none, or if they are
+    another game's (`game_id`, when it is known)."""
+    if data is None:
+        return None
+    try:
+        early = {"game": data.get("game"), "since": int(data["since"]), "openings": [int(o) for o in data["openings"]],
+                 "first": int(data["first"])}
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"the balls that went in early are not as journaled: {data!r}"[:200]) from exc
+    return early if early["openings"] and (game_id is None or early["game"] == game_id) else None
+
+
+def _in_order(openings: list[int]) -> str:
+    return ", then ".join(map(str, openings))
 
 
 def _held_to_json(held: tuple[Event, str] | None) -> dict[str, Any] | None:
@@ -909,15 +999,33 @@ def _written_at(tx) -> dict[str, Any]:
     return {"game": tx.meta("current_game"), "after": tx.last_seqs()}
 
 
-def _lain_as_the_duel_began(game: Game) -> dict[str, tuple[DieReading, ...]]:
+def _lain_as_the_duel_began(game: Game, first_duel_dice: dict[str, Any]) -> dict[str, tuple[DieReading, ...]]:
     """{zone: dice} as they lay when the Banana Matcho duel now on began, kept with the step that began it
-    (`Table._note_the_duels_dice`); none for the first duel, or a journal that did not keep them."""
-    played = game.state.duel_began() if game.name == "banana-matcho" else 0
-    lying = game.history[played - 1].get("lying") if 0 < played <= len(game.history) else None
+    (`Table._note_the_duels_dice`), or for the first duel those lying since before the game began
+    (`first_duel_dice`, `Table._note_the_first_duels_dice`); none when not kept."""
+    if game.name != "banana-matcho":
+        return {}
+    played = game.state.duel_began()
+    if not played:
+        lying = first_duel_dice
+    else:
+        lying = game.history[played - 1].get("lying") if played <= len(game.history) else None
     try:
         return {zone: tuple(DieReading.from_json(d) for d in dice) for zone, dice in (lying or {}).items()}
     except (BadEvent, AttributeError, KeyError, TypeError, ValueError):
         return {}
+
+
+def _first_duel_dice_from_json(data: Any) -> dict[str, list[dict[str, Any]]]:
+    """{zone: dice} lying since before a Banana Matcho game began (`Table.first_duel_dice`), as journaled or
+    recorded."""
+    if not isinstance(data, dict) or not all(isinstance(dice, list) for dice in data.values()):
+        raise ValueError(f"the dice lying as the game began are {{zone: [dice]}}, got {data!r}"[:200])
+    return data
+
+
+def _write_first_duel_dice(tx, game_id: int, lying: dict[str, list[dict[str, Any]]]) -> None:
+    tx.set_meta("first_duel_dice", json.dumps({"game": game_id, "lying": lying}))
 
 
 def _last_reading(history: list[dict[str, Any]]) -> dict[str, Any] | None:

@@ -28,7 +28,7 @@ def build_view(table: "Table") -> dict[str, Any]:
         "run": table.run,
         "step": step_token(shown, table.question, len(table.unstepped)),
         "game": shown,
-        "question": table.question,
+        "question": None if table.question is None else {k: v for k, v in table.question.items() if k != "lying"},
         "notice": table.notice_shown(),
         "health": dict(table.health),
     }
@@ -44,7 +44,7 @@ def step_token(game: dict[str, Any] | None, question: dict[str, Any] | None, uns
     phone's Undo of the same page is refused once the first took one back (left out when none, as before)."""
     situation = None if game is None else [game["name"], game["players"], game["variants"], game["state"],
                                            game["history_count"], _values_of(game["last_reading"])]
-    asked = None if question is None else {**{k: v for k, v in question.items() if k not in ("t", "reading")},
+    asked = None if question is None else {**{k: v for k, v in question.items() if k not in ("t", "reading", "lying")},
                                            "reading": _values_of(question.get("reading"))}
     text = json.dumps([situation, asked] + ([unstepped] if unstepped else []), sort_keys=True, separators=(",", ":"),
                       default=str)

@@ -4,7 +4,9 @@ before she picks them up Ben (now rolling the fruit dice) squeaks with nothing: 
 Matchos of the duel before. Dice picked up and rolled in the duel are judged as ever."""
 from __future__ import annotations
 
-from companion.events import BananaSqueaked, DieReading, ZoneState
+import pytest
+
+from companion.events import BananaSqueaked, DieReading, GameSoFar, ZoneState
 from companion.table.journal import Journal
 from companion.table.owner import Table
 from companion.vision.sources import Frame
@@ -147,7 +149,6 @@ def test_the_duels_start_is_known_on_the_clock_it_was_timed_by_and_a_replay_agre
     """The duel's start comes from what is journaled (the game's start, the steps' times). A recording's game so far
     taken live replays with the same start; after a restart those times are another run's clock, maybe another boot
     of the Pi's (a power cut), so the restarted table, and a recording it starts, know no duel's start."""
-    from companion.events import GameSoFar
     from companion.table.inputs import duel_began_at
 
     def began(table):
@@ -306,5 +307,44 @@ def test_a_squeak_before_anyone_rolled_in_the_first_duel_asks_nothing(tmp_path):
         camera.shows(rolled, 0.6)
         camera.squeak(rolled)
         assert table.view()["game"]["scores"] == [0, 1]
+    finally:
+        table.stop()
+
+
+@pytest.mark.parametrize("resumed", ["restarted", "recording"])
+def test_matchos_lying_since_before_the_game_began_give_no_climb_after_a_restart_in_the_first_duel(tmp_path, resumed):
+    """The last game's Matchos lay when the family started; the Pi restarted in the first duel (the game's start is
+    on the old clock) before Ben picked them up: Ada, rolling nothing, squeaked, and Ben climbed on them. Where
+    they lay since before the game began is journaled, so they still count for nobody; a recording started after
+    the restart, resumed in another journal, agrees."""
+    teach(tmp_path / "state")
+    table = Table(Journal(tmp_path / "journal")).start()
+    camera = Camera(table, tracker(tmp_path / "state"))
+    old_matchos = tray(1, [], 2, THREE_MATCHOS)
+    try:
+        camera.shows(old_matchos, 0.3)
+        assert table.request({"do": "start", "game": "banana-matcho",
+                              "players": [{"name": "Ada"}, {"name": "Ben"}]}, t=camera.t).ok
+        camera.shows(old_matchos, 0.5)
+    finally:
+        table.stop()
+        table.journal.close()
+
+    table = Table(Journal(tmp_path / "journal")).start()  # the Pi boots again: a new clock, a new camera
+    if resumed == "recording":
+        so_far = table._so_far()
+        table.stop()
+        table = Table(Journal(tmp_path / "replayed")).start()
+        assert table.submit(GameSoFar(t=0, game=so_far)).result(5).ok
+    camera = Camera(table, tracker(tmp_path / "state"))
+    try:
+        camera.shows(old_matchos, 0.5)
+        rolled = tray(3, NOTHING, 2, THREE_MATCHOS)  # Ada rolls the fruit dice; Ben has not picked his up
+        camera.shows(rolled, 1.0)
+        camera.squeak(rolled)
+        view = table.view()
+        assert view["game"]["scores"] == [0, 0], [step["text"] for step in view["game"]["history"]]
+        assert view["question"] and "as they lay when the game began" in view["question"]["text"], \
+            (view["notice"], view["question"])
     finally:
         table.stop()

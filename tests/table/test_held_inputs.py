@@ -408,3 +408,75 @@ def test_a_roll_kept_before_a_tap_that_is_undone_still_waits_after_a_restart(mat
         assert history(again, 1) != ["Rolled 2 3 4 5 5"] and phase(again) == "roll", "the roll undone is not played"
     finally:
         again.stop()
+
+
+def magic_mountain_with_two_balls_early(tmp_path):
+    """Ada's ball went into opening 4; Ben's into opening 2 and Ada's next into opening 6 before anyone tapped
+    the colour of Ada's first ball."""
+    table = Table(Journal(tmp_path)).start()
+    assert table.request({"do": "start", "game": "magic-mountain", "players": PLAYERS}).ok
+    assert table.submit(BallEntered(t=5_000_000_000, opening=4)).result(5).ok
+    assert table.submit(BallEntered(t=6_000_000_000, opening=2)).result(5).ok
+    assert table.submit(BallEntered(t=7_000_000_000, opening=6)).result(5).ok
+    return table
+
+
+def play_the_ball(table, colour, opening=None):
+    """Its colour tapped (and its opening, unless it went in before), it hit nothing, and a witch moves on."""
+    assert table.request({"do": "dice", "values": [colour]}).ok
+    if opening is not None:
+        play(table, {"kind": "choose_opening", "opening": opening})
+    assert table.request({"do": "dice", "values": []}).ok
+    while table.view()["game"]["legal"]:
+        play(table, table.view()["game"]["legal"][0]["action"])
+
+
+def test_every_ball_dropped_early_is_told_in_order_until_its_opening_is_played(tmp_path):
+    """The third ball took the place of the second: the page forgot Ben's ball in opening 2."""
+    table = magic_mountain_with_two_balls_early(tmp_path)
+    try:
+        notice = table.view()["notice"]
+        assert "opening 6" in notice and "2, then 6" in notice, notice
+        play_the_ball(table, "red")
+        assert table.view()["game"]["history"][-3]["text"] == "Put the red ball in opening 4"
+        assert "openings 2, then 6" in table.view()["notice"], table.view()["notice"]
+        play_the_ball(table, "blue", 2)
+        notice = table.view()["notice"]
+        assert "opening 6" in notice and "opening 2" not in notice, notice
+        play_the_ball(table, "yellow", 6)
+        assert "opening 6" not in table.view()["notice"], "every ball is played: nothing more to tell"
+    finally:
+        table.stop()
+
+
+def test_the_balls_dropped_early_are_told_after_a_restart(tmp_path):
+    """The service restarted (a power cut) before Ada's first ball's colour was tapped: the balls that went in
+    early lived only in memory, and the page no longer told of them."""
+    before = magic_mountain_with_two_balls_early(tmp_path)
+    before.stop()
+    before.journal.close()
+    table = Table(Journal(tmp_path)).start()
+    try:
+        assert "openings 2, then 6" in table.view()["notice"], table.view()["notice"]
+        assert table.request({"do": "undo"}).ok
+        assert table.view()["notice"].startswith("Undone: the ball that went into opening 4"), table.view()["notice"]
+        assert table.submit(BallEntered(t=9_000_000_000, opening=4)).result(5).ok  # dropped again, at last
+        play_the_ball(table, "red")
+        assert table.view()["game"]["history"][-3]["text"] == "Put the red ball in opening 4"
+        assert "openings 2, then 6" in table.view()["notice"], table.view()["notice"]
+    finally:
+        table.stop()
+
+
+def test_a_recording_resumed_elsewhere_tells_the_balls_dropped_early(tmp_path):
+    """A recording's game so far, replayed into another journal, tells the balls that went in early as it did."""
+    from companion.events import GameSoFar
+
+    live = magic_mountain_with_two_balls_early(tmp_path / "live")
+    replayed = Table(Journal(tmp_path / "replayed")).start()
+    try:
+        assert replayed.submit(GameSoFar(t=8_000_000_000, game=live._so_far())).result(5).ok
+        assert "openings 2, then 6" in replayed.view()["notice"], replayed.view()["notice"]
+    finally:
+        live.stop()
+        replayed.stop()
