@@ -30,22 +30,26 @@ def bust(dice: int, blocked: tuple[int, ...] | list[int]) -> float:
     return float(bust_chance(dice, lines_mask(blocked)))
 
 
-def ranked_choices(roll: tuple[int, ...], blocked: tuple[int, ...] | list[int]) -> list[dict[str, Any]]:
+def ranked_choices(roll: tuple[int, ...], blocked: tuple[int, ...] | list[int],
+                   last_token: bool = False) -> list[dict[str, Any]]:
+    """With `last_token` (the placement empties the supply) there is no next roll: every `bust_next` is None
+    and the ranking falls to the fewest dice eliminated, then the lowest line."""
     blocked_mask = lines_mask(blocked)
     choices = []
     for eliminated, line in eliminations(roll):
         if not 5 <= line <= 12 or blocked_mask & line_bit(line):
             continue
         left = len(roll) - len(eliminated)
-        chance = bust_chance(left, blocked_mask | line_bit(line))
+        chance = 0 if last_token else bust_chance(left, blocked_mask | line_bit(line))
         choices.append((chance, len(eliminated), line, eliminated, left))
     choices.sort()
-    return [{"line": line, "eliminate": list(eliminated), "dice_left": left, "bust_next": float(chance)}
+    return [{"line": line, "eliminate": list(eliminated), "dice_left": left,
+             "bust_next": None if last_token else float(chance)}
             for chance, _, line, eliminated, left in choices]
 
 
-def roll_odds(roll: tuple[int, ...], blocked: tuple[int, ...]) -> dict[str, Any]:
-    choices = ranked_choices(roll, blocked)
+def roll_odds(roll: tuple[int, ...], blocked: tuple[int, ...], last_token: bool = False) -> dict[str, Any]:
+    choices = ranked_choices(roll, blocked, last_token)
     return {"roll": list(roll), "blocked": list(blocked), "loses_turn": not choices, "choices": choices}
 
 
@@ -102,13 +106,14 @@ def _percent(p: float) -> str:
 def odds_for_state(state) -> dict[str, Any]:
     """For the live page: during a turn, the dice for the next roll, the blocked lines and the chance that
     the next roll loses the turn (`bust`, None when the supply is empty and no roll is possible); with a roll
-    just read, its ranked choices as `--roll` gives them; `player`, whose turn it is. Outside a turn: {}."""
+    just read, its ranked choices as `--roll` gives them (`bust_next` None when the token placed is the
+    supply's last); `player`, whose turn it is. Outside a turn: {}."""
     phase = state.phase
     if phase in ("roll", "decide", "choose", "place", "bonus"):
         blocked = state.blocked_lines()
         out: dict[str, Any] = {"player": state.player, "dice": state.dice_in_play, "blocked": blocked}
         if phase == "choose":
-            out.update(roll_odds(state.roll, tuple(blocked)))
+            out.update(roll_odds(state.roll, tuple(blocked), last_token=state.supply <= 1))
         elif phase in ("roll", "decide"):
             can_roll = phase == "roll" or state.supply > 0
             out["bust"] = bust(state.dice_in_play, blocked) if can_roll else None
