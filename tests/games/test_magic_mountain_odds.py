@@ -43,16 +43,23 @@ def test_next_ball_matches_every_order_of_the_bag(run_cli, drawn):
     assert sum(got.values()) == 1
 
 
-def test_targets_match_a_walk_down_the_path_in_random_positions():
+@pytest.mark.parametrize("players, variants", [(2, None), (3, {"mode": "teams"}), (4, {"mode": "teams"}),
+                                               (5, {"mode": "teams"}), (6, {"mode": "teams"})])
+def test_targets_match_a_walk_down_the_path_in_random_positions(players, variants):
+    """Also for team games of 3+ players, whose eight figures start elsewhere: the odds follow the figures and
+    the bag, never whose turn it is."""
     rng = random.Random(3)
     checked = 0
     for seed in range(40):
-        state = GAME.new_state(player_names(2))
+        state = GAME.new_state(player_names(players), variants)
         for _ in range(rng.randrange(1, 80)):
             if state.is_over():
                 break
             random_step(state, rng)
         result = odds_for_state(state)
+        down = state.drawn + ([state.ball] if state.ball else [])
+        expected = brute_next_ball(down) if len(down) < len(COLOURS) else brute_next_ball([])
+        assert {row["colour"]: Fraction(row["chance"]) for row in result["next_ball"]} == expected
         path = state.board.path
         for row in result["figures"]:
             for colour in COLOURS:
