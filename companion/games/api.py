@@ -339,6 +339,10 @@ class State(ABC):
         except Exception:  # a malformed action may not be describable; say what it is instead
             return repr(action.to_json())
 
+    def teams(self) -> list[dict[str, Any]] | None:
+        """Games played in teams: [{"name": team name, "players": [seats]}, ...]; None when each plays alone."""
+        return None
+
     def describe_legal(self) -> list[dict[str, Any]]:
         """The legal actions with their texts, as the page and the API show them."""
         return [{"action": a.to_json(), "text": self.describe(a)} for a in self.legal_actions()]

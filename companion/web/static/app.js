@@ -634,6 +634,8 @@
       const shown = (game.colours || [])[i] || { name: p.colour, paint: p.colour };
       const who = el("th", { scope: "row" }, swatch("dot", shown.paint), p.name,
         el("small", { class: "colour-name" }, ` (${shown.name})`));
+      const team = teamOf(game, i);
+      if (team) who.append(el("small", { class: "team-name" }, ` · ${team.name}`));
       const row = el("tr", {}, who, el("td", { class: "num" }, game.scores[i] ?? ""));
       if (i === game.current_player) { row.classList.add("current"); row.setAttribute("aria-current", "true"); }
       if ((game.winners || []).includes(i)) {
@@ -644,6 +646,10 @@
     });
     table.replaceChildren(el("thead", { class: "sr-only" }, el("tr", {}, el("th", { scope: "col" }, "Player"),
       el("th", { scope: "col" }, "Score"))), body);
+  }
+
+  function teamOf(game, player) {
+    return (game.teams || []).find((t) => t.players.includes(player)) || null;
   }
 
   // The odds in sentences and small tables (odds-box.js); the box is hidden when there is nothing to say.
@@ -670,9 +676,16 @@
     list.replaceChildren();
     list.start = Math.max(1, game.history_count - game.history.length + 1);
     for (const step of game.history) {
-      const who = step.who >= 0 && game.players[step.who] ? game.players[step.who].name + ": " : "";
-      list.append(el("li", {}, who + step.text));
+      list.append(el("li", {}, stepWho(game, step.who) + step.text));
     }
+  }
+
+  // "Ben: " before a player's step, "Ben (Team Witch): " in a team game; "" for what the table saw.
+  function stepWho(game, who) {
+    const player = who >= 0 ? game.players[who] : null;
+    if (!player) return "";
+    const team = teamOf(game, who);
+    return team && team.name !== player.name ? `${player.name} (${team.name}): ` : `${player.name}: `;
   }
 
   function renderSummary(game) {
@@ -680,7 +693,11 @@
     box.hidden = !game.over;
     if (!game.over) return;
     const names = (game.winners || []).map((i) => game.players[i].name);
-    const said = names.length ? [el("span", { "aria-hidden": "true" }, "🎉 "), `${names.join(" and ")} won!`] : ["The game is over"];
+    const team = names.length && game.teams ? teamOf(game, game.winners[0]) : null;
+    const teamOnly = team && names.length === 1 && names[0] === team.name;  // a team that played as one "player"
+    const all = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0];
+    const won = team && !teamOnly ? `${team.name} won: ${all}!` : `${all} won!`;
+    const said = names.length ? [el("span", { "aria-hidden": "true" }, "🎉 "), won] : ["The game is over"];
     box.replaceChildren(el("h2", {}, ...said),
       el("p", {}, `${game.history_count} steps played.`));
   }
