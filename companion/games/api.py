@@ -364,6 +364,9 @@ class Game(ABC):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     variants: ClassVar[tuple[Variant, ...]] = ()
+    # A game played in two teams under one variant value: {"variant": name, "value": value, "names": [first
+    # team, second team]}. The teams are formed by seat: the players given 1st, 3rd, 5th on the first team.
+    teams: ClassVar[dict[str, Any] | None] = None
     # Whether the camera's pip dice rolls (DiceSettled) can be this game's. Banana Matcho's fruit and Matcho
     # dice are read in their zones; Magic Mountain has no dice: a pip roll read there is the reader's mistake.
     takes_pip_dice: ClassVar[bool] = True
@@ -413,4 +416,5 @@ class Game(ABC):
             "min_players": self.min_players,
             "max_players": self.max_players,
             "variants": [dataclasses.asdict(v) for v in self.variants],
+            **({"teams": self.teams} if self.teams else {}),
         }

@@ -761,7 +761,76 @@
         variants.append(el("label", { class: "variant" }, v.description + " ", select));
       }
     }
+    const teamVariant = info.teams && variants.querySelector(`[data-variant="${info.teams.variant}"]`);
+    if (teamVariant) teamVariant.addEventListener("change", renderTeams);
+    renderTeams();
     renderStart();
+  }
+
+  // -- teams: each player picks a team (side by side at the table, no need to type names alternately) ---------
+  // The engine forms the teams by seat (1st, 3rd, 5th on the first team, which plays first), so the first team
+  // has the odd player out and the start sends the players in that order: first team, second, first, ...
+  function teamsPicked() {
+    const teams = chosenGame && chosenGame.teams;
+    const input = teams && $("variants").querySelector(`[data-variant="${teams.variant}"]`);
+    return input && JSON.parse(input.value) === teams.value ? teams : null;
+  }
+
+  function teamSizes(count) { return [Math.ceil(count / 2), Math.floor(count / 2)]; }
+
+  function playerName(li) {
+    return li.querySelector(".name").value.trim() || li.querySelector(".name").placeholder;
+  }
+
+  function renderTeams() {
+    const teams = teamsPicked();
+    const rows = [...$("players").children];
+    const shown = $("team-summary");
+    rows.forEach((li, i) => {
+      let pick = li.querySelector(".team");
+      if (!pick && teams) {
+        pick = el("select", { class: "team" }, ...teams.names.map((n, t) => el("option", { value: String(t) }, n)));
+        pick.value = String(i % 2);
+        pick.addEventListener("change", renderTeams);
+        li.querySelector(".colour").after(pick);
+      }
+      if (pick) {
+        pick.hidden = !teams;
+        pick.setAttribute("aria-label", `Player ${i + 1}'s team`);
+      }
+    });
+    shown.hidden = !teams;
+    if (!teams) return;
+    const members = teamMembers(rows);
+    const lines = teams.names.map((n, t) => el("li", { "data-team": String(t) },
+      el("strong", {}, `${n}${t === 0 ? " (plays first)" : ""}: `),
+      members[t].length ? members[t].map(playerName).join(", ") : "nobody yet"));
+    const problem = teamsProblem(teams, members.map((m) => m.length));
+    shown.replaceChildren(el("ul", {}, ...lines), ...(problem ? [el("p", { class: "team-problem" }, problem)] : []));
+  }
+
+  // What keeps the teams from starting, in words, or "" when they can start.
+  function teamsProblem(teams, counts) {
+    const total = counts[0] + counts[1];
+    const sizes = teamSizes(total);
+    if (counts[0] === sizes[0] && counts[1] === sizes[1]) return "";
+    if (total < 2) return "Teams need at least two players: add a player.";
+    const want = sizes[0] === sizes[1] ? `${sizes[0]} players each` : `${sizes[0]} players on ${teams.names[0]} ` +
+      `and ${sizes[1]} on ${teams.names[1]} (${teams.names[0]} takes the odd one)`;
+    const big = counts[0] > sizes[0] ? 0 : 1;
+    return `With ${total} players the teams are ${want}: move ${counts[big] - sizes[big] === 1 ? "one player" :
+      `${counts[big] - sizes[big]} players`} from ${teams.names[big]} to ${teams.names[1 - big]}.`;
+  }
+
+  // The player rows on each team: [the first team's, the second team's].
+  function teamMembers(rows) {
+    return [0, 1].map((t) => rows.filter((li) => li.querySelector(".team").value === String(t)));
+  }
+
+  // The rows in the order the engine forms the teams from: first team, second team, first, second, ...
+  function seatedForTeams(rows) {
+    const members = teamMembers(rows);
+    return rows.map((_, i) => members[i % 2][Math.floor(i / 2)]);
   }
 
   function addPlayer() {
@@ -773,8 +842,15 @@
     colour.value = COLOURS.find((c) => !taken.includes(c)) || COLOURS[0];
     colour.addEventListener("change", numberPlayers);
     const name = el("input", { class: "name", value: "", maxlength: 24 });
+    name.addEventListener("input", () => { if (teamsPicked()) renderTeams(); });
     players.append(el("li", {}, name, colour, el("button", { type: "button", class: "small remove",
       onclick: (e) => removePlayer(e.currentTarget.closest("li")) }, "✕")));
+    const teams = teamsPicked();
+    if (teams) {  // the new player joins the team that is short of one
+      renderTeams();
+      const [first, second] = teamMembers([...players.children].slice(0, -1));
+      players.lastChild.querySelector(".team").value = first.length <= second.length ? "0" : "1";
+    }
     numberPlayers();
   }
 
@@ -804,14 +880,19 @@
         option.disabled = chosen.some((c, j) => j !== i && c === option.value);
       }
     });
+    renderTeams();
   }
 
   async function startGame() {
     if (!chosenGame) { toast("Choose a game first"); return; }
-    const players = [...$("players").children].map((li, i) => ({
-      name: li.querySelector(".name").value.trim() || li.querySelector(".name").placeholder,
-      colour: li.querySelector(".colour").value,
-    }));
+    let rows = [...$("players").children];
+    const teams = teamsPicked();
+    if (teams) {
+      const problem = teamsProblem(teams, teamMembers(rows).map((m) => m.length));
+      if (problem) { toast(problem); return; }
+      rows = seatedForTeams(rows);
+    }
+    const players = rows.map((li) => ({ name: playerName(li), colour: li.querySelector(".colour").value }));
     const variants = {};
     for (const input of $("variants").querySelectorAll("[data-variant]")) {
       variants[input.dataset.variant] = input.type === "checkbox" ? input.checked : JSON.parse(input.value);
