@@ -40,7 +40,15 @@ def test_a_family_side_by_side_picks_its_teams_and_sees_them(browser, served, se
         assert summary.locator("[data-team='0']").text_content() == "Team Student (plays first): Ada, Ben"
         assert summary.locator("[data-team='1']").text_content() == "Team Witch: Cleo, Dan"
         assert page.locator(".team-problem").count() == 0
+        page.click("#add-player")  # a fifth player joins the team short of one, then leaves again
+        assert page.locator("#players li").nth(4).locator("select.team").input_value() == "0"
+        assert summary.locator("[data-team='0']").text_content() == "Team Student (plays first): Ada, Ben, Player 5"
+        page.locator("#players li").nth(4).locator("button.remove").click()
         page.screenshot(path=str(SHOTS / "magic-mountain-teams-form-phone.png"), full_page=True)
+        page.select_option("#variant-mode", json.dumps("cooperative"))
+        assert page.locator("#players select.team:visible").count() == 0 and summary.is_hidden()
+        page.select_option("#variant-mode", json.dumps("teams"))
+        assert summary.locator("[data-team='0']").text_content() == "Team Student (plays first): Ada, Ben", "kept"
         page.click("#start-game")
         page.wait_for_selector("#live:not([hidden])")
         game = service.table.view()["game"]
