@@ -339,6 +339,10 @@ class State(ABC):
         except Exception:  # a malformed action may not be describable; say what it is instead
             return repr(action.to_json())
 
+    def teams(self) -> list[dict[str, Any]] | None:
+        """Games played in teams: [{"name": team name, "players": [seats]}, ...]; None when each plays alone."""
+        return None
+
     def describe_legal(self) -> list[dict[str, Any]]:
         """The legal actions with their texts, as the page and the API show them."""
         return [{"action": a.to_json(), "text": self.describe(a)} for a in self.legal_actions()]
@@ -360,6 +364,9 @@ class Game(ABC):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     variants: ClassVar[tuple[Variant, ...]] = ()
+    # A game played in two teams under one variant value: {"variant": name, "value": value, "names": [first
+    # team, second team]}. The teams are formed by seat: the players given 1st, 3rd, 5th on the first team.
+    teams: ClassVar[dict[str, Any] | None] = None
     # Whether the camera's pip dice rolls (DiceSettled) can be this game's. Banana Matcho's fruit and Matcho
     # dice are read in their zones; Magic Mountain has no dice: a pip roll read there is the reader's mistake.
     takes_pip_dice: ClassVar[bool] = True
@@ -409,4 +416,5 @@ class Game(ABC):
             "min_players": self.min_players,
             "max_players": self.max_players,
             "variants": [dataclasses.asdict(v) for v in self.variants],
+            **({"teams": self.teams} if self.teams else {}),
         }

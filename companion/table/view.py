@@ -82,10 +82,11 @@ def game_view(game, dice_seen: dict[str, tuple[str, ...]] | None = None) -> dict
         "players": players,
         "variants": game.setup.get("variants", {}),
         "current_player": current,
-        "turn": _turn_words(current, players, request),
+        "turn": _turn_words(current, players, request, _safe(state.teams, None)),
         "prompt": _safe(state.prompt, ""),
         "legal": [] if over else _safe(state.describe_legal, []),
         "chance": _chance_json(state, request) if request is not None and current == CHANCE else None,
+        "teams": _safe(state.teams, None),
         "scores": _safe(state.scores, []),
         "winners": _safe(state.winners, []) if over else [],
         "over": over,
@@ -117,7 +118,7 @@ def _hit_path(state) -> dict[str, Any]:
             "ends": state.ending_counts()}
 
 
-def _turn_words(current: int, players: list[dict[str, Any]], request) -> str:
+def _turn_words(current: int, players: list[dict[str, Any]], request, teams: list[dict[str, Any]] | None) -> str:
     if current == TERMINAL:
         return "The game is over"
     if current == CHANCE:
@@ -125,7 +126,9 @@ def _turn_words(current: int, players: list[dict[str, Any]], request) -> str:
         words = {"dice": "Roll the dice", "duel-dice": "Roll the dice", "draw": "Draw from the bag"}
         return words.get(kind, "What happened?")
     if 0 <= current < len(players):
-        return f"{players[current]['name']}'s turn"
+        name = players[current]["name"]
+        team = next((t["name"] for t in teams or () if current in t["players"]), name)
+        return f"{name}'s turn" if team == name else f"{name}'s turn ({team})"
     return f"Player {current + 1}'s turn"
 
 

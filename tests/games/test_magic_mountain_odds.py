@@ -43,16 +43,23 @@ def test_next_ball_matches_every_order_of_the_bag(run_cli, drawn):
     assert sum(got.values()) == 1
 
 
-def test_targets_match_a_walk_down_the_path_in_random_positions():
+@pytest.mark.parametrize("players, variants", [(2, None), (3, {"mode": "teams"}), (4, {"mode": "teams"}),
+                                               (5, {"mode": "teams"}), (6, {"mode": "teams"})])
+def test_targets_match_a_walk_down_the_path_in_random_positions(players, variants):
+    """Also for team games of 3+ players, whose eight figures start elsewhere: the odds follow the figures and
+    the bag, never whose turn it is."""
     rng = random.Random(3)
     checked = 0
     for seed in range(40):
-        state = GAME.new_state(player_names(2))
+        state = GAME.new_state(player_names(players), variants)
         for _ in range(rng.randrange(1, 80)):
             if state.is_over():
                 break
             random_step(state, rng)
         result = odds_for_state(state)
+        down = state.drawn + ([state.ball] if state.ball else [])
+        expected = brute_next_ball(down) if len(down) < len(COLOURS) else brute_next_ball([])
+        assert {row["colour"]: Fraction(row["chance"]) for row in result["next_ball"]} == expected
         path = state.board.path
         for row in result["figures"]:
             for colour in COLOURS:
@@ -107,21 +114,23 @@ def test_explain_is_not_offered_for_magic_mountain(run_cli):
 
 def _cli_args_for(state):
     """The command line that describes `state`: the balls down, the ball in play and where, every figure moved."""
-    start = GAME.new_state(player_names(len(state.players))).positions
-    args = ["--drawn", ",".join(state.drawn), "--ball", state.ball]
+    start = GAME.new_state(player_names(len(state.players)), state.variants).positions
+    args = ["--drawn", ",".join(state.drawn), "--ball", state.ball] + (["--teams"] if state.mode == "teams" else [])
     if state.opening is not None:
         args += ["--opening", str(state.opening)]
     moved = [f"{f}={'goal' if p == state.board.goal else p}" for f, p in state.positions.items() if p != start[f]]
     return args + (["--figures", *moved] if moved else [])
 
 
-def test_cli_describes_a_ball_in_play_as_the_page_shows_it(run_cli):
+@pytest.mark.parametrize("variants", [None, {"mode": "teams"}])
+def test_cli_describes_a_ball_in_play_as_the_page_shows_it(run_cli, variants):
     """Whole random games, stopped with a ball drawn (in hand) or in an opening (on its way down): the command line
-    answers the page's odds for that state, and says where the ball is."""
+    answers the page's odds for that state, and says where the ball is. A team game's eight figures start on other
+    spaces (--teams)."""
     rng = random.Random(11)
     seen = Counter()
     for _ in range(12):
-        state = GAME.new_state(player_names(3))
+        state = GAME.new_state(player_names(5 if variants else 3), variants)
         while not state.is_over():
             random_step(state, rng)
             if state.phase in ("opening", "hits") and rng.random() < 0.3:

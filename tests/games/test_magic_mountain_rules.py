@@ -385,3 +385,16 @@ def test_sensor_events_become_actions_for_the_live_table():
     assert state.chance_request().kind == "hits"
     with pytest.raises(IllegalAction, match="no drawn ball waits for an opening"):
         state.event_action(BallEntered(t=4, opening=1))
+
+
+@pytest.mark.parametrize("names", [("Ada", "Ben", "Cleo", "Dan"), ("Ada", "Ben", "Cleo", "Dan", "Eve")])
+def test_a_team_game_of_many_names_each_players_team_in_the_prompts(names):
+    state = new(players=names, mode="teams")
+    assert state.teams() == [{"name": "Team Student", "players": list(range(0, len(names), 2))},
+                             {"name": "Team Witch", "players": list(range(1, len(names), 2))}]
+    assert state.prompt() == "Ada (Team Student): draw a ball from the bag."
+    ball_in(state, "red")
+    state.apply(Hits(()))
+    state.apply(state.legal_actions()[0])
+    assert state.chance_request().prompt == "Ben (Team Witch): draw a ball from the bag."
+    assert new(players=names).teams() is None and new(players=names).prompt() == "Ada: draw a ball from the bag."

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.matterhorn import GAME, explain, odds_for_state, odds_queries
-from companion.games.matterhorn.actions import Eliminate, PlaceToken, Roll, RollAgain
+from companion.games.matterhorn.actions import Eliminate, PlaceToken, RemoveObstacle, Roll, RollAgain, Stop
 
 LINES = set(range(5, 13))
 
@@ -213,3 +213,46 @@ def test_odds_queries_run_and_answer():
         got = {(c["line"], tuple(c["eliminate"])): c["bust_next"] for c in answers[name]["choices"]}
         assert expected and set(got) == set(expected), name
         assert all(abs(got[key] - float(expected[key])) < 1e-12 for key in got), name
+
+
+def test_the_last_token_in_the_supply_shows_no_chance_for_a_roll_that_cannot_happen():
+    """With one token left, whatever the choice, placing it empties the supply: the player can only stop."""
+    data = GAME.new_state(["Ada", "Ben"]).to_json()
+    data["tokens"]["9"] = "ooo...."
+    data.update(phase="roll", player=0, supply=1)
+    data["setup"] = {"rollers": [], "rolls": [], "place_order": [0, 1], "placed": 2}
+    state = GAME.state_from_json(json.loads(json.dumps(data)))
+    state.apply(Roll((5, 5, 6, 1, 1)))
+    shown = odds_for_state(state)
+    assert shown["choices"] and all(c["bust_next"] is None for c in shown["choices"])
+    assert (shown["choices"][0]["line"], shown["choices"][0]["eliminate"]) == (6, []), "keep all dice ranks first"
+    first = shown["choices"][0]
+    state.apply(Eliminate(tuple(first["eliminate"]), first["line"]))
+    state.apply(PlaceToken(1))
+    assert state.legal_actions() == [Stop()], "no roll follows the last token"
+    assert odds_for_state(state)["bust"] is None
+
+    data["supply"] = 2
+    state = GAME.state_from_json(json.loads(json.dumps(data)))
+    state.apply(Roll((5, 5, 6, 1, 1)))
+    assert all(isinstance(c["bust_next"], float) for c in odds_for_state(state)["choices"])
+
+
+def test_the_last_token_on_a_climbers_line_keeps_its_chance_a_bonus_move_can_refill_the_supply():
+    """A token on a line with a climber earns a bonus move, which may take an obstacle back into the supply:
+    then the player can roll again, so that choice keeps the chance of its next roll."""
+    data = GAME.new_state(["Ada", "Ben"]).to_json()
+    data["climbers"] = [[[12, 1], [12, 2]], [[12, 3], [12, 4]]]
+    data["tokens"]["9"] = "ooo...."
+    data.update(phase="roll", player=0, supply=1)
+    data["setup"] = {"rollers": [], "rolls": [], "place_order": [0, 1], "placed": 2}
+    state = GAME.state_from_json(json.loads(json.dumps(data)))
+    state.apply(Roll((5, 5, 6, 1, 1)))
+    shown = {(c["line"], tuple(c["eliminate"])): c["bust_next"] for c in odds_for_state(state)["choices"]}
+    expected = brute_ranking((5, 5, 6, 1, 1), ())
+    assert {key for key, chance in shown.items() if chance is not None} == {k for k in expected if k[0] == 12}
+    assert all(abs(shown[k] - float(expected[k])) < 1e-12 for k in expected if k[0] == 12)
+    state.apply(Eliminate((1, 5), 12))
+    state.apply(PlaceToken(5))
+    state.apply(RemoveObstacle(9, 1))
+    assert state.to_json()["supply"] == 1 and RollAgain() in state.legal_actions()

@@ -60,7 +60,8 @@ def test_a_family_of_four_starts_magic_mountain_as_two_teams(client):
     assert reply.status_code == 200 and reply.get_json()["ok"], reply.get_json()
     game = client.get("/api/state").get_json()["game"]
     assert [p["name"] for p in game["players"]] == ["Ada", "Ben", "Cleo", "Dan"]
-    assert game["chance"]["kind"] == "draw" and game["chance"]["prompt"].startswith("Ada:")
+    assert game["chance"]["kind"] == "draw" and game["chance"]["prompt"].startswith("Ada (Team Student):")
+    assert game["teams"] == [{"name": "Team Student", "players": [0, 2]}, {"name": "Team Witch", "players": [1, 3]}]
 
 
 @pytest.mark.parametrize("body, status, message", [

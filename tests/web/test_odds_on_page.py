@@ -391,3 +391,31 @@ def test_magic_mountain_the_tip_names_spaces_for_the_first_hit_only(browser, ser
     assert service.table.view()["game"]["state"]["positions"]["W1"] == 22
     assert sends == ("First figure it hits: S1 to S6 → 7; W1 and W2 → 12; W3 and W4 → 22. "
                      "Each one hit after it → the next free yellow space."), sends
+
+
+def test_matterhorn_the_last_token_promises_no_next_roll(browser, served):  # noqa: F811
+    """With one token left the choice places it and the player must stop: the page's moves and odds box say
+    so, not 'Safe, 0% to lose' nor a chance for a roll that cannot happen. The page's own scripts read the
+    engine's odds for that position."""
+    from companion.games.matterhorn import GAME, odds_for_state
+    from companion.games.matterhorn.actions import Roll
+
+    data = GAME.new_state(["Ada", "Ben"]).to_json()
+    data.update(phase="roll", player=0, supply=1)
+    data["setup"] = {"rollers": [], "rolls": [], "place_order": [0, 1], "placed": 2}
+    state = GAME.state_from_json(data)
+    state.apply(Roll((5, 5, 6, 1, 1)))
+    game = {"name": "matterhorn", "players": [{"name": "Ada"}, {"name": "Ben"}], "odds": odds_for_state(state),
+            "legal": state.describe_legal(), "chance": None}
+    base, _ = served()
+    page, errors = open_browser_page(browser, base, "phone")
+    try:
+        moves = page.evaluate("game => window.CompanionOdds.forGame(game)", game)
+        notes = [m["note"]["text"] for m in moves["moves"]]
+        assert notes and set(notes) == {"Last token: no more rolls, you stop after this"}
+        assert not any(m.get("best") for m in moves["moves"]) and moves["tip"] is None
+        box = json.dumps(page.evaluate("game => window.CompanionOddsBox.summary(game)", game))
+        assert "no next roll (last token)" in box and "%" not in box
+        assert errors == []
+    finally:
+        page.close()

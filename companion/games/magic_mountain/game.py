@@ -6,7 +6,7 @@ from typing import Any, Iterable, Mapping
 from ..api import BadConfig, Game, Player, Variant
 from .actions import ACTIONS
 from .board import load_mountain
-from .state import COOPERATIVE, TEAMS, TITLES, MagicMountainState
+from .state import COOPERATIVE, TEAM_NAMES, TEAMS, TITLES, MagicMountainState
 
 
 class MagicMountainGame(Game):
@@ -17,11 +17,13 @@ class MagicMountainGame(Game):
     takes_pip_dice = False
     variants = (
         Variant("mode", "cooperative (standard goal tile); titles (flipped goal tile, Beginner to Grand Master); "
-                "teams (Team Student: players 1, 3, 5; Team Witch: players 2, 4, 6; the teams take turns)",
+                "teams (Team Student against Team Witch, taking turns; unless each player picks a team, players "
+                "1, 3, 5 are on Team Student)",
                 COOPERATIVE, (COOPERATIVE, TITLES, TEAMS)),
         Variant("students_to_win", "co-operative only: students on the goal tile that win (easier: 2 or 3)",
                 4, (2, 3, 4)),
     )
+    teams = {"variant": "mode", "value": TEAMS, "names": list(TEAM_NAMES)}
     actions = ACTIONS
 
     def new_state(self, players: Iterable[Player | str], variants: Mapping[str, Any] | None = None,

@@ -1,7 +1,7 @@
 """Magic Mountain's odds: the chance of each colour for the next draw, and where each colour sends each figure.
 
 JSON shape (`companion odds magic-mountain [--drawn red,blue] [--ball yellow [--opening 3]] [--figures S1=7 W2=goal ...]
---json` and `odds_for_state`):
+[--teams] --json` and `odds_for_state`):
     {"ball": colour in play or null,
      "opening": the opening the ball went in, or null (the command line only),
      "bag": [colours the next draw comes from],
@@ -13,7 +13,9 @@ the goal tile are left out. The draw is uniform over the balls in the bag, count
 
 The command line describes the table as the page meets it: --drawn the balls down since the bag was filled, --ball
 the one drawn and in play (in hand, or with --opening in that opening on its way down), --figures where figures
-stand (the others on their starting spaces). The odds are then `odds_for_state`'s for that state.
+stand (the others on their starting spaces), --teams a Team Witch vs. Team Student game (four students and four
+witches, starting on the team spaces). The odds are then `odds_for_state`'s for that state: whose turn it is
+changes none of them, so any number of players gives the same.
 """
 from __future__ import annotations
 
@@ -36,6 +38,8 @@ def add_odds_arguments(parser) -> None:
     parser.add_argument("--figures", nargs="+", default=[], metavar="F=S",
                         help="where figure F stands: a space, or goal (e.g. S1=7 W2=goal; the others on their "
                              "starting spaces)")
+    parser.add_argument("--teams", action="store_true",
+                        help="a Team Witch vs. Team Student game: four students and four witches on the team spaces")
 
 
 def _fraction_json(value: Fraction) -> dict[str, Any]:
@@ -68,9 +72,9 @@ def odds_for_state(state: MagicMountainState) -> dict[str, Any]:
     }
 
 
-def state_with_drawn(drawn: list[str]) -> MagicMountainState:
-    """A new game whose bag has lost the `drawn` balls."""
-    state = GAME.new_state(["Player 1"])
+def state_with_drawn(drawn: list[str], teams: bool = False) -> MagicMountainState:
+    """A new game (in two teams with `teams`) whose bag has lost the `drawn` balls."""
+    state = GAME.new_state(["Team Student", "Team Witch"], {"mode": "teams"}) if teams else GAME.new_state(["Player 1"])
     colours = state.board.ball_colours
     for colour in drawn:
         if colour not in colours:
@@ -133,7 +137,7 @@ def _put_ball_in_play(state: MagicMountainState, ball: str | None, opening: int 
 
 def odds(args) -> dict[str, Any]:
     drawn = [c.strip().lower() for c in args.drawn.split(",") if c.strip()]
-    state = state_with_drawn(drawn)
+    state = state_with_drawn(drawn, getattr(args, "teams", False))
     _place_figures(state, args.figures)
     _put_ball_in_play(state, args.ball, args.opening)
     return {**odds_for_state(state), "opening": state.opening}

@@ -164,6 +164,18 @@ class MagicMountainState(State):
     def team_players(self, team: int) -> list[int]:
         return list(range(team, len(self.players), 2))
 
+    def teams(self) -> list[dict[str, Any]] | None:
+        """Teams mode: each team's name and players (by seat), Team Student first; None in the other modes."""
+        if self.mode != TEAMS:
+            return None
+        return [{"name": name, "players": self.team_players(team)} for team, name in enumerate(TEAM_NAMES)]
+
+    def player_words(self, player: int) -> str:
+        """The player's name, and in a team game their team ("Cleo (Team Student)") unless the name says it."""
+        name = self.players[player].name
+        team = TEAM_NAMES[self.team_of(player)] if self.mode == TEAMS else name
+        return name if team == name else f"{name} ({team})"
+
     def miss_candidates(self) -> list[str]:
         """The figures a ball that hit nothing lets the players move: witches, or the other team's figures."""
         kind = "S" if self.mode == TEAMS and self.team_of(self.turn) == 1 else "W"
@@ -221,7 +233,7 @@ class MagicMountainState(State):
         raise IllegalAction(f"{action!r} is not a Magic Mountain action")
 
     def prompt(self) -> str:
-        who = self.players[self.turn].name
+        who = self.player_words(self.turn)
         if self.phase == "draw":
             return f"{who}: draw a ball from the bag."
         if self.phase == "opening":
@@ -253,7 +265,8 @@ class MagicMountainState(State):
 
     def chance_request(self) -> ChanceRequest | None:
         if self.phase == "draw":
-            return ChanceRequest("draw", 1, tuple(self.bag()), f"{self.players[self.turn].name}: draw a ball from the bag.")
+            who = self.player_words(self.turn)
+            return ChanceRequest("draw", 1, tuple(self.bag()), f"{who}: draw a ball from the bag.")
         if self.phase == "hits":
             return ChanceRequest("hits", 0, tuple(self.figures_on_path()),
                                  f"The {self.ball} ball is down: which figures did it hit, in order? None if it hit nothing.")

@@ -30,22 +30,27 @@ def bust(dice: int, blocked: tuple[int, ...] | list[int]) -> float:
     return float(bust_chance(dice, lines_mask(blocked)))
 
 
-def ranked_choices(roll: tuple[int, ...], blocked: tuple[int, ...] | list[int]) -> list[dict[str, Any]]:
+def ranked_choices(roll: tuple[int, ...], blocked: tuple[int, ...] | list[int],
+                   no_roll_after: frozenset[int] = frozenset()) -> list[dict[str, Any]]:
+    """A token placed on a line of `no_roll_after` leaves no roll to follow (the supply's last token, no bonus
+    move to take an obstacle back): its `bust_next` is None and it ranks as a chance of 0."""
     blocked_mask = lines_mask(blocked)
     choices = []
     for eliminated, line in eliminations(roll):
         if not 5 <= line <= 12 or blocked_mask & line_bit(line):
             continue
         left = len(roll) - len(eliminated)
-        chance = bust_chance(left, blocked_mask | line_bit(line))
-        choices.append((chance, len(eliminated), line, eliminated, left))
-    choices.sort()
-    return [{"line": line, "eliminate": list(eliminated), "dice_left": left, "bust_next": float(chance)}
-            for chance, _, line, eliminated, left in choices]
+        chance = None if line in no_roll_after else bust_chance(left, blocked_mask | line_bit(line))
+        choices.append((chance or 0, len(eliminated), line, eliminated, left, chance))
+    choices.sort(key=lambda c: c[:4])
+    return [{"line": line, "eliminate": list(eliminated), "dice_left": left,
+             "bust_next": None if chance is None else float(chance)}
+            for _, _, line, eliminated, left, chance in choices]
 
 
-def roll_odds(roll: tuple[int, ...], blocked: tuple[int, ...]) -> dict[str, Any]:
-    choices = ranked_choices(roll, blocked)
+def roll_odds(roll: tuple[int, ...], blocked: tuple[int, ...],
+              no_roll_after: frozenset[int] = frozenset()) -> dict[str, Any]:
+    choices = ranked_choices(roll, blocked, no_roll_after)
     return {"roll": list(roll), "blocked": list(blocked), "loses_turn": not choices, "choices": choices}
 
 
@@ -102,18 +107,27 @@ def _percent(p: float) -> str:
 def odds_for_state(state) -> dict[str, Any]:
     """For the live page: during a turn, the dice for the next roll, the blocked lines and the chance that
     the next roll loses the turn (`bust`, None when the supply is empty and no roll is possible); with a roll
-    just read, its ranked choices as `--roll` gives them; `player`, whose turn it is. Outside a turn: {}."""
+    just read, its ranked choices as `--roll` gives them (`bust_next` None when the token placed is the
+    supply's last and earns no bonus move: no roll can follow); `player`, whose turn it is. Outside a turn: {}."""
     phase = state.phase
     if phase in ("roll", "decide", "choose", "place", "bonus"):
         blocked = state.blocked_lines()
         out: dict[str, Any] = {"player": state.player, "dice": state.dice_in_play, "blocked": blocked}
         if phase == "choose":
-            out.update(roll_odds(state.roll, tuple(blocked)))
+            out.update(roll_odds(state.roll, tuple(blocked), _no_roll_after(state)))
         elif phase in ("roll", "decide"):
             can_roll = phase == "roll" or state.supply > 0
             out["bust"] = bust(state.dice_in_play, blocked) if can_roll else None
         return out
     return {}
+
+
+def _no_roll_after(state) -> frozenset[int]:
+    """With the supply's last token to place, the lines whose token earns no bonus move (a bonus move may take
+    an obstacle back into the supply, and a roll can follow)."""
+    if state.supply > 1:
+        return frozenset()
+    return frozenset(range(5, 13)) - state.climber_lines()
 
 
 def odds_queries() -> list[tuple[str, Callable[[], object]]]:

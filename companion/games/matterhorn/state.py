@@ -329,8 +329,7 @@ class MatterhornState(State):
         self.used_lines += (line,)
         self.roll = None
         self.line = None
-        on_line = any(at >= 0 and self.board.cell_line[at] == line for at in self.climbers)
-        self.phase = "bonus" if on_line else "decide"
+        self.phase = "bonus" if line in self.climber_lines() else "decide"
 
     def _on_roll_again(self, action: RollAgain) -> None:
         self.phase = "roll"
@@ -478,6 +477,10 @@ class MatterhornState(State):
 
     def winners(self) -> list[int]:
         return [] if self.winner is None else [self.winner]
+
+    def climber_lines(self) -> set[int]:
+        """The lines a climber stands on: a token placed there earns a bonus move."""
+        return {self.board.cell_line[at] for at in self.climbers if at >= 0}
 
     def blocked_lines(self) -> list[int]:
         """Lines the next token can't go on: used this turn, or without a free circle."""

@@ -655,6 +655,8 @@
       const shown = (game.colours || [])[i] || { name: p.colour, paint: p.colour };
       const who = el("th", { scope: "row" }, swatch("dot", shown.paint), p.name,
         el("small", { class: "colour-name" }, ` (${shown.name})`));
+      const team = teamOf(game, i);
+      if (team) who.append(el("small", { class: "team-name" }, ` · ${team.name}`));
       const row = el("tr", {}, who, el("td", { class: "num" }, game.scores[i] ?? ""));
       if (i === game.current_player) { row.classList.add("current"); row.setAttribute("aria-current", "true"); }
       if ((game.winners || []).includes(i)) {
@@ -665,6 +667,10 @@
     });
     table.replaceChildren(el("thead", { class: "sr-only" }, el("tr", {}, el("th", { scope: "col" }, "Player"),
       el("th", { scope: "col" }, "Score"))), body);
+  }
+
+  function teamOf(game, player) {
+    return (game.teams || []).find((t) => t.players.includes(player)) || null;
   }
 
   // The odds in sentences and small tables (odds-box.js); the box is hidden when there is nothing to say.
@@ -691,9 +697,16 @@
     list.replaceChildren();
     list.start = Math.max(1, game.history_count - game.history.length + 1);
     for (const step of game.history) {
-      const who = step.who >= 0 && game.players[step.who] ? game.players[step.who].name + ": " : "";
-      list.append(el("li", {}, who + step.text));
+      list.append(el("li", {}, stepWho(game, step.who) + step.text));
     }
+  }
+
+  // "Ben: " before a player's step, "Ben (Team Witch): " in a team game; "" for what the table saw.
+  function stepWho(game, who) {
+    const player = who >= 0 ? game.players[who] : null;
+    if (!player) return "";
+    const team = teamOf(game, who);
+    return team && team.name !== player.name ? `${player.name} (${team.name}): ` : `${player.name}: `;
   }
 
   function renderSummary(game) {
@@ -701,7 +714,11 @@
     box.hidden = !game.over;
     if (!game.over) return;
     const names = (game.winners || []).map((i) => game.players[i].name);
-    const said = names.length ? [el("span", { "aria-hidden": "true" }, "🎉 "), `${names.join(" and ")} won!`] : ["The game is over"];
+    const team = names.length && game.teams ? teamOf(game, game.winners[0]) : null;
+    const teamOnly = team && names.length === 1 && names[0] === team.name;  // a team that played as one "player"
+    const all = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0];
+    const won = team && !teamOnly ? `${team.name} won: ${all}!` : `${all} won!`;
+    const said = names.length ? [el("span", { "aria-hidden": "true" }, "🎉 "), won] : ["The game is over"];
     box.replaceChildren(el("h2", {}, ...said),
       el("p", {}, `${game.history_count} steps played.`));
   }
@@ -765,7 +782,76 @@
         variants.append(el("label", { class: "variant" }, v.description + " ", select));
       }
     }
+    const teamVariant = info.teams && variants.querySelector(`[data-variant="${info.teams.variant}"]`);
+    if (teamVariant) teamVariant.addEventListener("change", renderTeams);
+    renderTeams();
     renderStart();
+  }
+
+  // -- teams: each player picks a team (side by side at the table, no need to type names alternately) ---------
+  // The engine forms the teams by seat (1st, 3rd, 5th on the first team, which plays first), so the first team
+  // has the odd player out and the start sends the players in that order: first team, second, first, ...
+  function teamsPicked() {
+    const teams = chosenGame && chosenGame.teams;
+    const input = teams && $("variants").querySelector(`[data-variant="${teams.variant}"]`);
+    return input && JSON.parse(input.value) === teams.value ? teams : null;
+  }
+
+  function teamSizes(count) { return [Math.ceil(count / 2), Math.floor(count / 2)]; }
+
+  function playerName(li) {
+    return li.querySelector(".name").value.trim() || li.querySelector(".name").placeholder;
+  }
+
+  function renderTeams() {
+    const teams = teamsPicked();
+    const rows = [...$("players").children];
+    const shown = $("team-summary");
+    rows.forEach((li, i) => {
+      let pick = li.querySelector(".team");
+      if (!pick && teams) {
+        pick = el("select", { class: "team" }, ...teams.names.map((n, t) => el("option", { value: String(t) }, n)));
+        pick.value = String(i % 2);
+        pick.addEventListener("change", renderTeams);
+        li.querySelector(".colour").after(pick);
+      }
+      if (pick) {
+        pick.hidden = !teams;
+        pick.setAttribute("aria-label", `Player ${i + 1}'s team`);
+      }
+    });
+    shown.hidden = !teams;
+    if (!teams) return;
+    const members = teamMembers(rows);
+    const lines = teams.names.map((n, t) => el("li", { "data-team": String(t) },
+      el("strong", {}, `${n}${t === 0 ? " (plays first)" : ""}: `),
+      members[t].length ? members[t].map(playerName).join(", ") : "nobody yet"));
+    const problem = teamsProblem(teams, members.map((m) => m.length));
+    shown.replaceChildren(el("ul", {}, ...lines), ...(problem ? [el("p", { class: "team-problem" }, problem)] : []));
+  }
+
+  // What keeps the teams from starting, in words, or "" when they can start.
+  function teamsProblem(teams, counts) {
+    const total = counts[0] + counts[1];
+    const sizes = teamSizes(total);
+    if (counts[0] === sizes[0] && counts[1] === sizes[1]) return "";
+    if (total < 2) return "Teams need at least two players: add a player.";
+    const want = sizes[0] === sizes[1] ? `${sizes[0]} players each` : `${sizes[0]} players on ${teams.names[0]} ` +
+      `and ${sizes[1]} on ${teams.names[1]} (${teams.names[0]} takes the odd one)`;
+    const big = counts[0] > sizes[0] ? 0 : 1;
+    return `With ${total} players the teams are ${want}: move ${counts[big] - sizes[big] === 1 ? "one player" :
+      `${counts[big] - sizes[big]} players`} from ${teams.names[big]} to ${teams.names[1 - big]}.`;
+  }
+
+  // The player rows on each team: [the first team's, the second team's].
+  function teamMembers(rows) {
+    return [0, 1].map((t) => rows.filter((li) => li.querySelector(".team").value === String(t)));
+  }
+
+  // The rows in the order the engine forms the teams from: first team, second team, first, second, ...
+  function seatedForTeams(rows) {
+    const members = teamMembers(rows);
+    return rows.map((_, i) => members[i % 2][Math.floor(i / 2)]);
   }
 
   function addPlayer() {
@@ -777,8 +863,15 @@
     colour.value = COLOURS.find((c) => !taken.includes(c)) || COLOURS[0];
     colour.addEventListener("change", numberPlayers);
     const name = el("input", { class: "name", value: "", maxlength: 24 });
+    name.addEventListener("input", () => { if (teamsPicked()) renderTeams(); });
     players.append(el("li", {}, name, colour, el("button", { type: "button", class: "small remove",
       onclick: (e) => removePlayer(e.currentTarget.closest("li")) }, "✕")));
+    const teams = teamsPicked();
+    if (teams) {  // the new player joins the team that is short of one
+      renderTeams();
+      const [first, second] = teamMembers([...players.children].slice(0, -1));
+      players.lastChild.querySelector(".team").value = first.length <= second.length ? "0" : "1";
+    }
     numberPlayers();
   }
 
@@ -808,14 +901,19 @@
         option.disabled = chosen.some((c, j) => j !== i && c === option.value);
       }
     });
+    renderTeams();
   }
 
   async function startGame() {
     if (!chosenGame) { toast("Choose a game first"); return; }
-    const players = [...$("players").children].map((li, i) => ({
-      name: li.querySelector(".name").value.trim() || li.querySelector(".name").placeholder,
-      colour: li.querySelector(".colour").value,
-    }));
+    let rows = [...$("players").children];
+    const teams = teamsPicked();
+    if (teams) {
+      const problem = teamsProblem(teams, teamMembers(rows).map((m) => m.length));
+      if (problem) { toast(problem); return; }
+      rows = seatedForTeams(rows);
+    }
+    const players = rows.map((li) => ({ name: playerName(li), colour: li.querySelector(".colour").value }));
     const variants = {};
     for (const input of $("variants").querySelectorAll("[data-variant]")) {
       variants[input.dataset.variant] = input.type === "checkbox" ? input.checked : JSON.parse(input.value);

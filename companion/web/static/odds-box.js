@@ -59,7 +59,8 @@
     if (Array.isArray(odds.choices) && odds.choices.length) {
       out.push(table(`${whose} choices, safest first`, ["Choice", "Dice left", "Chance the next roll loses the turn"],
         odds.choices.map((c) => [`${c.eliminate.length ? "Eliminate " + listWords(c.eliminate) : "Keep all dice"}: ` +
-                                 `line ${c.line}`, String(c.dice_left), percent(c.bust_next)])));
+                                 `line ${c.line}`, String(c.dice_left),
+                                 c.bust_next === null ? "no next roll (last token)" : percent(c.bust_next)])));
     }
     const dice = Number.isInteger(odds.dice) ? count(odds.dice, "die", "dice") : "dice";
     if (typeof odds.bust === "number") {

@@ -58,14 +58,18 @@
         const i = rank.get(`${a.line}:${[...a.dice].sort().join(",")}`);
         if (i === undefined) continue;
         const choice = odds.choices[i];
-        const risk = riskLevel(choice.bust_next);
         entry.rank = i;
+        if (choice.bust_next === null) {  // the supply's last token: no roll can follow
+          entry.note = { text: "Last token: no more rolls, you stop after this", level: "safe" };
+          continue;
+        }
+        const risk = riskLevel(choice.bust_next);
         entry.best = i === 0 && odds.choices.length > 1;
         entry.note = { text: `Next roll: ${risk.word}, ${percent(choice.bust_next)} to lose`, level: risk.level,
                        chance: choice.bust_next };
       }
       out.moves.sort((x, y) => (x.rank ?? Infinity) - (y.rank ?? Infinity));
-      if (odds.choices.length > 1) {
+      if (odds.choices.length > 1 && odds.choices[0].bust_next !== null) {
         out.tip = { title: "Which dice to take out?",
                     lines: [{ text: "★ Best: the next roll is least likely to lose your actions." }] };
       }
