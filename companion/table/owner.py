@@ -454,6 +454,7 @@ class Table:
             tx.event(game.id, event.to_json())
             tx.set_meta("early_balls", json.dumps(early))
             _write_unstepped(tx, self.unstepped)  # after the event: a restart sees nothing journaled after it
+            self._write_held(tx)  # so too the ball kept for its colour
             self._write_position(tx)
         self.early_balls, self.notice = early, _another_ball_words(early["openings"], first)
 

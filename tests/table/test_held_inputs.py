@@ -468,6 +468,21 @@ def test_the_balls_dropped_early_are_told_after_a_restart(tmp_path):
         table.stop()
 
 
+def test_the_ball_kept_for_its_colour_still_waits_after_a_restart_with_balls_dropped_early(tmp_path):
+    """Journaling a ball that went in early moved the journal on after the kept ball's stamp: at a restart the kept
+    ball looked as if an older companion had played on, was dropped, and the page said so, which was untrue."""
+    before = magic_mountain_with_two_balls_early(tmp_path)
+    before.stop()
+    before.journal.close()
+    table = Table(Journal(tmp_path)).start()
+    try:
+        assert "not played" not in table.view()["notice"], table.view()["notice"]
+        play_the_ball(table, "red")
+        assert table.view()["game"]["history"][-3]["text"] == "Put the red ball in opening 4"
+    finally:
+        table.stop()
+
+
 def test_a_recording_resumed_elsewhere_tells_the_balls_dropped_early(tmp_path):
     """A recording's game so far, replayed into another journal, tells the balls that went in early as it did."""
     from companion.events import GameSoFar
