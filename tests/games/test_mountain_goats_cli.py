@@ -486,3 +486,22 @@ def test_explain_bad_board_is_one_line_and_exit_2(run_cli, args, message):
 def test_big_mountain_board_is_refused_for_other_games(run_cli):
     code, out, err = run_cli("explain", "matterhorn", "6", "6", "5", "5", "1", "--others-big", "12=2")
     assert code == 2 and err == "companion explain: --others-big is for Mountain Goats, not Matterhorn\n"
+
+
+@pytest.mark.parametrize("command, once, twice", [
+    (["odds", "mountain-goats"], ["--goats", "5=1", "6=2"], ["--goats", "5=1", "--goats", "6=2"]),
+    (["odds", "mountain-goats", "--big-mountain"], ["--big-goats", "6=11", "5=12"],
+     ["--big-goats", "6=11", "--big-goats", "5=12"]),
+    (["odds", "mountain-goats", "--players", "3"], ["--others-summit", "9=2", "10=3", "--held", "9=1", "10=2"],
+     ["--others-summit", "9=2", "--others-summit", "10=3", "--held", "9=1", "--held", "10=2"]),
+    (["odds", "mountain-goats"], ["--tokens-left", "5=3", "6=2"], ["--tokens-left", "5=3", "--tokens-left", "6=2"]),
+    (["explain", "mountain-goats", "6", "5", "1", "1", "--big-mountain"], ["--others-big", "11=2", "12=3"],
+     ["--others-big", "11=2", "--others-big", "12=3"]),
+    (["odds", "magic-mountain"], ["--figures", "S1=3", "W1=20"], ["--figures", "S1=3", "--figures", "W1=20"]),
+])
+def test_an_option_given_twice_adds_to_it_as_one_list_would(run_cli, command, once, twice):
+    """`--big-goats 6=11 --big-goats 5=12` kept only the last: the odds said You 15 for a board worth 27, and a
+    space given in both was never caught as given twice."""
+    assert run_cli(*command, *once, "--json") == run_cli(*command, *twice, "--json")
+    code, _, err = run_cli(*command, *twice[:2], *twice[:2], "--json")
+    assert code == 2 and "twice" in err, err

@@ -35,7 +35,7 @@ def add_odds_arguments(parser) -> None:
     parser.add_argument("--drawn", default="", metavar="COLOURS", help="balls already down since the bag was last filled, e.g. red,blue")
     parser.add_argument("--ball", metavar="COLOUR", help="the ball drawn and in play, e.g. yellow (not among --drawn)")
     parser.add_argument("--opening", type=int, metavar="N", help="the opening the --ball went in (1 at the left)")
-    parser.add_argument("--figures", nargs="+", default=[], metavar="F=S",
+    parser.add_argument("--figures", action="extend", nargs="+", default=[], metavar="F=S",
                         help="where figure F stands: a space, or goal (e.g. S1=7 W2=goal; the others on their "
                              "starting spaces)")
     parser.add_argument("--teams", action="store_true",

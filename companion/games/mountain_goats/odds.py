@@ -224,9 +224,9 @@ def _big_space_player(text: str) -> tuple[int, int]:
 
 def add_big_mountain_arguments(parser: argparse.ArgumentParser, others: str) -> None:
     """--big-goats and --others-big, shared by `odds` and `explain`; `others` names the other players' numbers."""
-    parser.add_argument("--big-goats", nargs="+", type=_mountain_big_space, default=[], metavar="M=S",
+    parser.add_argument("--big-goats", action="extend", nargs="+", type=_mountain_big_space, default=[], metavar="M=S",
                         help="with --big-mountain: your goat of mountain M stands on Big Mountain space S (11–24)")
-    parser.add_argument("--others-big", nargs="+", type=_big_space_player, default=[], metavar="S=P",
+    parser.add_argument("--others-big", action="extend", nargs="+", type=_big_space_player, default=[], metavar="S=P",
                         help=f"with --big-mountain: Big Mountain space S holds a goat of player P ({others})")
 
 
@@ -234,13 +234,13 @@ def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--roll", nargs=4, metavar="DIE", help="the four dice just rolled: rank their moves")
     parser.add_argument("--big-mountain", action="store_true", help="with the Big Mountain expansion")
     parser.add_argument("--players", type=int, default=4, choices=range(2, 6), help="players at the table (2–5)")
-    parser.add_argument("--goats", nargs="+", type=_mountain_value, default=[], metavar="M=P",
+    parser.add_argument("--goats", action="extend", nargs="+", type=_mountain_value, default=[], metavar="M=P",
                         help="your goat's position on mountain M (0 = the foot; default 0)")
-    parser.add_argument("--tokens-left", nargs="+", type=_mountain_value, default=[], metavar="M=K",
+    parser.add_argument("--tokens-left", action="extend", nargs="+", type=_mountain_value, default=[], metavar="M=K",
                         help="tokens left on mountain M (default: the full stack)")
-    parser.add_argument("--held", nargs="+", type=_mountain_value, default=[], metavar="M=K",
+    parser.add_argument("--held", action="extend", nargs="+", type=_mountain_value, default=[], metavar="M=K",
                         help="tokens of mountain M you hold (default 0)")
-    parser.add_argument("--others-summit", nargs="+", type=_mountain_value, default=[], metavar="M=P",
+    parser.add_argument("--others-summit", action="extend", nargs="+", type=_mountain_value, default=[], metavar="M=P",
                         help="the summit of mountain M holds a goat of player P (2 to --players); yours reaching it "
                              "sends that goat back to the foot")
     add_big_mountain_arguments(parser, "2 to --players")
