@@ -90,7 +90,10 @@ def _check_die_text(value: int | str) -> None:
                          f"got {len(value)} characters: {value[:LONGEST_DIE_TEXT]!r}…")
 
 
-def check_players(players: list[Any]) -> None:
+def check_players(players: list[Any], *, new: bool = True) -> None:
+    """`new`: players a page starts a game with. A game so far (a recording of a game an older companion began)
+    may hold invisible or text-direction characters that older companions let in: only control characters, which
+    a terminal would act on, are refused there."""
     if not players:
         raise BadCommand("choose at least one player")
     for player in players:
@@ -103,7 +106,7 @@ def check_players(players: list[Any]) -> None:
         if any(unicodedata.category(c) in ("Cc", "Cs") for c in player["name"]):
             raise BadCommand(f"a player's name cannot hold control characters, got {player['name']!r}")
         hidden = [c for c in player["name"] if unicodedata.category(c) == "Cf" and c not in _NAME_FORMAT_CHARACTERS]
-        if hidden:
+        if hidden and new:
             raise BadCommand(f"a player's name cannot hold invisible or text-direction characters "
                              f"({', '.join(f'U+{ord(c):04X}' for c in dict.fromkeys(hidden))}), got {player['name']!r}")
         colour = player.get("colour", "")

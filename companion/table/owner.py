@@ -281,7 +281,7 @@ class Table:
         try:
             game_def = registry.get_game(data["game"])
             setup = data["setup"]
-            check_players(setup["players"])  # as a page's start is: a shared recording's names reach every page
+            check_players(setup["players"], new=False)  # a shared recording's names reach every page and terminal
             state = game_def.new_state([Player(p["name"], p.get("colour", "")) for p in setup["players"]],
                                        setup.get("variants") or {})
             history = [dict(step) for step in data["history"]]
