@@ -3,7 +3,8 @@
 waitress serves at most `connection_limit` connections and, with that many open, accepts no more at all, so
 one device that opened them and sent half a request on each (or a phone app gone wrong) shut every phone and
 the table's own screen out until it let go. Here a device holds at most MAX_PER_ADDRESS: a new connection past
-that closes that device's own oldest idle ones (no request being answered, nothing left to send). A browser
+that closes that device's own oldest idle ones (no request being answered, nothing left to send), those with
+a request still arriving last. A browser
 uses at most six per site; a phone whose wifi dropped gets its dead connections replaced by its new ones.
 """
 from __future__ import annotations
@@ -25,7 +26,9 @@ class FairChannel(HTTPChannel):
         excess = len(mine) + 1 - MAX_PER_ADDRESS
         if excess <= 0:
             return
-        idle = sorted((channel for channel in mine if is_idle(channel)), key=lambda channel: channel.last_activity)
+        # a request still arriving (a tap over weak wifi) goes last: only past the idle keep-alive connections
+        idle = sorted((channel for channel in mine if is_idle(channel)),
+                      key=lambda channel: (channel.request is not None, channel.last_activity))
         for channel in idle[:excess]:
             channel.handle_close()
         if excess > len(idle):  # its others are all busy answering: this one is refused instead

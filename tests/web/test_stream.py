@@ -274,3 +274,34 @@ def test_asking_for_the_live_streams_headers_only_takes_no_live_page_slot(served
         assert next(page.events())["event"] == "state"
     finally:
         page.close()
+
+
+def test_a_tap_still_arriving_is_not_closed_to_make_room_while_idle_connections_can_be(served):
+    """Phones behind one address (a repeater doing NAT) share its connections: making room closed the oldest
+    idle one, and a tap whose body was still arriving over weak wifi counted as idle, so it was cut off and the
+    page said the companion could not be reached. Idle keep-alive connections make room first."""
+    from companion.web.connections import MAX_PER_ADDRESS
+
+    base, _ = served()
+    port = int(base.rsplit(":", 1)[1])
+    body = json.dumps({"do": "undo"}).encode()
+    tap = socket.create_connection(("127.0.0.1", port), timeout=10)
+    tap.sendall(b"POST /api/command HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                b"Content-Length: %d\r\n\r\n" % len(body) + body[:3])
+    kept = []  # the first of them answered, waitress's loop has read the tap's first bytes: a request arriving
+    try:
+        for _ in range(MAX_PER_ADDRESS - 1):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            connection.request("GET", "/api/health")
+            connection.getresponse().read()
+            kept.append(connection)  # open, idle, kept alive
+        one_more = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        one_more.request("GET", "/api/health")
+        assert one_more.getresponse().status == 200
+        kept.append(one_more)
+        tap.sendall(body[3:])
+        assert tap.recv(64).startswith(b"HTTP/1.1 "), "the tap was answered"
+    finally:
+        tap.close()
+        for connection in kept:
+            connection.close()
