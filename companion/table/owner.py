@@ -463,9 +463,17 @@ class Table:
         kept ball's opening is the first played since they came, then theirs in order."""
         if self.early_balls is None or self.game is None or self.game.state.is_over():
             return []
-        history = self.game.history[self.early_balls["since"]:]
-        played = sum(step["action"].get("kind") == "choose_opening" for step in history)
-        return self.early_balls["openings"][max(0, played - 1):]
+        since = self.early_balls["since"]
+        if len(self.game.history) < since:  # undone back to before they came
+            return []
+        # each opening played is the ball that went in there (the kept one, or an early one: the kept ball may
+        # have been undone), else the next in order
+        waiting = [(False, self.early_balls["first"])] + [(True, opening) for opening in self.early_balls["openings"]]
+        for step in self.game.history[since:]:
+            if step["action"].get("kind") == "choose_opening" and waiting:
+                opening = step["action"].get("opening")
+                waiting.pop(next((i for i, (_, o) in enumerate(waiting) if o == opening), 0))
+        return [opening for early, opening in waiting if early]
 
     def _next_ball_words(self) -> str:
         """What the page tells of the balls that went in early, until their openings are played. "" for none."""

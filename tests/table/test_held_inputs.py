@@ -449,6 +449,20 @@ def test_every_ball_dropped_early_is_told_in_order_until_its_opening_is_played(t
         table.stop()
 
 
+def test_an_early_ball_played_after_the_kept_ball_was_undone_is_no_longer_told(tmp_path):
+    """The kept ball was undone (a false sensor reading), then Ben played his ball, the one in opening 2: the first
+    opening played was taken for the kept ball's, and the page went on telling a child to tap opening 2."""
+    table = magic_mountain_with_two_balls_early(tmp_path)
+    try:
+        assert table.request({"do": "undo"}).ok
+        assert table.view()["notice"].startswith("Undone: the ball that went into opening 4"), table.view()["notice"]
+        play_the_ball(table, "blue", 2)
+        notice = table.view()["notice"]
+        assert "opening 2" not in notice and "opening 6" in notice, notice
+    finally:
+        table.stop()
+
+
 def test_the_balls_dropped_early_are_told_after_a_restart(tmp_path):
     """The service restarted (a power cut) before Ada's first ball's colour was tapped: the balls that went in
     early lived only in memory, and the page no longer told of them."""
