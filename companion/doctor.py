@@ -290,7 +290,7 @@ def check_hub(machine: Machine, settings: Settings) -> Check:
 def check_hub_firmware(machine: Machine, device: str, pin_map_path: str, state_dir: Path) -> Check:
     """What the hub says in a moment, read as the service reads it: a Pico without the firmware running, or
     one built for another pin map or protocol, has the port but gives the service no sensor."""
-    from .sensors.hub import COPY_FIRMWARE, RESTART_FIRMWARE, HubLink, HubNotFound
+    from .sensors.hub import COPY_FIRMWARE, RESTART_FIRMWARE, HubLink, HubNotFound, other_version
     from .sensors.hubprotocol import FIRMWARE_VERSION
     from .sensors.kit import SensorKit
     from .sensors.pinmap import PinMapError, load_pin_map
@@ -319,8 +319,10 @@ def check_hub_firmware(machine: Machine, device: str, pin_map_path: str, state_d
     for n, line in enumerate(lines, start=1):
         link.feed(line, n * 1_000_000)
     news = told[1:]  # after "hub connected"
-    if link.sensors_off or (not link.synced and link.crash):
-        return Check("sensor hub", FAIL, news[-1], "firmware/README.md shows how to flash the hub")
+    if link.sensors_off:  # the message says what to do
+        return Check("sensor hub", FAIL, news[-1])
+    if not link.synced and link.crash:
+        return Check("sensor hub", FAIL, f"the hub's firmware stopped with {link.crash}", RESTART_FIRMWARE)
     if not link.synced:
         heard = f"sent nothing in {HUB_LISTEN_S:g} s" if not lines else \
             f"sent no heartbeat in {HUB_LISTEN_S:g} s, only lines that are not the hub's (first {lines[0][:40]!r})"
@@ -328,8 +330,7 @@ def check_hub_firmware(machine: Machine, device: str, pin_map_path: str, state_d
                      f"unplug it and plug it in again (its LED blinks once a second while the firmware runs; an "
                      f"open Thonny stops it); if it stays silent, {COPY_FIRMWARE}")
     if link.stats.version != FIRMWARE_VERSION:
-        return Check("sensor hub", WARN, next(m for m in news if m.startswith("the hub runs firmware")),
-                     RESTART_FIRMWARE)
+        return Check("sensor hub", WARN, *other_version(link.stats.version))
     return Check("sensor hub", OK, f"the hub at {device} runs firmware {link.stats.version}, built for this pin map")
 
 

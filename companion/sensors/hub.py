@@ -15,14 +15,32 @@ import errno
 import threading
 from typing import Callable
 
-from .hubprotocol import (FIRMWARE_VERSION, MAX_LINE, BadLine, Boot, Edge, Heartbeat, hub_sensors, parse_line, pinmap_id,
-                          same_protocol)
+from .hubprotocol import (FIRMWARE_FIXES, FIRMWARE_VERSION, MAX_LINE, BadLine, Boot, Edge, Heartbeat, hub_sensors,
+                          parse_line, pinmap_id, same_protocol, version_key)
 
 PICO_USB_VENDOR = 0x2E8A
 CLEAN_SPELL_NS = 5_000_000_000
 MAX_HELD_EDGES = 64  # edges held until the hub's heartbeat; it beats twice a second, so more means trouble
 COPY_FIRMWARE = "copy this companion's firmware/hubcore.py, hub_pins.py and main.py to the Pico (firmware/README.md)"
 RESTART_FIRMWARE = f"{COPY_FIRMWARE}, then unplug it and plug it in again"
+UPDATE_COMPANION = "update the companion: `git pull` in your clone of the project, then `sudo systemd/install.sh`"
+
+
+def other_version(version: str) -> tuple[str, str]:
+    """What is wrong with a hub whose firmware is another version of the same protocol, and what to do: an older
+    one lacks the fixes since (it is flashed again), a newer one came from a newer companion (which is updated)."""
+    ours, theirs = version_key(FIRMWARE_VERSION), version_key(version)
+    runs = f"the hub runs firmware {version}"
+    if ours is not None and theirs is not None and theirs < ours:
+        missed = [why for fixed_in, why in FIRMWARE_FIXES.items() if theirs < version_key(fixed_in)]
+        why = "; ".join(missed) or "it lacks the fixes since"
+        return f"{runs}, older than the {FIRMWARE_VERSION} this companion ships: its sensors work, but {why}", \
+            RESTART_FIRMWARE
+    if ours is not None and theirs is not None:
+        return (f"{runs}, newer than the {FIRMWARE_VERSION} this companion ships: its sensors work, but this "
+                f"companion may not know what the newer firmware does"), UPDATE_COMPANION
+    return f"{runs}; this companion ships {FIRMWARE_VERSION}: its sensors work, but the versions differ", \
+        f"flash the hub from this companion: {RESTART_FIRMWARE}"
 
 
 class HubNotFound(OSError):
@@ -118,6 +136,7 @@ class HubLink:
         self.mismatched = False
         self.incompatible = False
         self.version_told = ""
+        self.other_version = ""  # what is told instead of "ok" while the hub's firmware is another version
         self.in_traceback = False
         self.crash = ""  # MicroPython's last line when the firmware stopped with an error
         self.others: list[str] = []  # lines that are not the hub's since its last one: another program's
@@ -133,7 +152,7 @@ class HubLink:
         self.expected_seq = None
         self.synced = False
         self.silent = self.mismatched = self.incompatible = False
-        self.version_told = ""
+        self.version_told = self.other_version = ""
         self.in_traceback = False
         self.crash = ""
         self.others = []
@@ -232,7 +251,8 @@ class HubLink:
 
     def _check_version(self, version: str, now: int) -> None:
         """Told once a connection: a firmware of another major version is not read (its lines may mean
-        other things); an older or newer one of the same major version works, and is named for updating."""
+        other things); an older or newer one of the same major version works, and is told as "outdated"
+        whenever the hub would be "ok", so the page keeps showing it."""
         self.incompatible = not same_protocol(version)
         if self.incompatible:
             self.trouble_since = now
@@ -244,9 +264,9 @@ class HubLink:
                                     f"ships {FIRMWARE_VERSION}); its sensors are off until you {COPY_FIRMWARE}",
                       told_again=True)
         else:
-            self._set(self.state, now, f"the hub runs firmware {version}; this companion ships "
-                                       f"{FIRMWARE_VERSION}: it works, but {COPY_FIRMWARE} to update it",
-                      told_again=True)
+            self.other_version = ": ".join(other_version(version))
+            if self.state in ("starting", "ok"):
+                self._set("ok", now, self.other_version, told_again=True)
 
     def _check_pin_map(self, hub_id: str, now: int) -> None:
         """A hub built for another pin map names its sensors by that map: its edges would be another gate's
@@ -343,7 +363,10 @@ class HubLink:
         if state == "ok":
             self.trouble_since = None
         self.state = state
-        self.kit.report("hub", state, message, now)
+        if state == "ok" and self.other_version:
+            self.kit.report("hub", "outdated", self.other_version, now)
+        else:
+            self.kit.report("hub", state, message, now)
 
 
 class HubBackend:

@@ -139,17 +139,30 @@ def test_a_hub_built_for_another_pin_map_or_protocol_is_named_with_the_fix(tmp_p
     check = hub_check(tmp_path, hub_says=heartbeats(pin_map_id="0000"))
     assert check.status == FAIL and "built for another pin map (hub 0000" in check.message
     assert "python3 -m companion.sensors.hubpins" in check.message
+    assert check.fix == "", "the message says what to do; the fix would say it again"
     check = hub_check(tmp_path, hub_says=heartbeats(version="2.0.0"))
     assert check.status == FAIL and "runs firmware 2.0.0, which this companion cannot read" in check.message
-    check = hub_check(tmp_path, hub_says=heartbeats(version="1.1.0"))
-    assert check.status == WARN and "it works, but copy" in check.message
+
+
+def test_a_hub_of_another_firmware_version_is_told_what_to_update_once(tmp_path):
+    older = hub_check(tmp_path, hub_says=heartbeats(version="1.0.0"))
+    assert older.status == WARN and "firmware before 1.0.1 can keep a released banana pressed" in older.message
+    assert older.fix.startswith("copy this companion's firmware/hubcore.py")
+    newer = hub_check(tmp_path, hub_says=heartbeats(version="1.1.0"))
+    assert newer.status == WARN and "newer than the 1.0.1 this companion ships" in newer.message
+    assert newer.fix.startswith("update the companion: `git pull`")
+    for check in (older, newer):
+        said = f"{check.message} {check.fix}"
+        assert said.count("copy") + said.count("update the companion") == 1, said
 
 
 def test_a_hub_whose_firmware_stopped_names_the_error(tmp_path):
     crash = [b"Traceback (most recent call last):\r\n", b'  File "main.py", line 4, in <module>\r\n',
              b"ValueError: invalid pin\r\n"]
     check = hub_check(tmp_path, hub_says=crash)
-    assert check.status == FAIL and check.message.startswith("the hub's firmware stopped with ValueError: invalid pin")
+    assert check.status == FAIL and check.message == "the hub's firmware stopped with ValueError: invalid pin"
+    assert check.fix == ("copy this companion's firmware/hubcore.py, hub_pins.py and main.py to the Pico "
+                         "(firmware/README.md), then unplug it and plug it in again")
 
 
 def test_the_hub_is_listened_to_on_its_real_port(tmp_path):

@@ -192,7 +192,8 @@ def test_a_hub_built_for_another_pin_map_is_named_even_after_other_trouble_and_i
     assert not [e for e in events if isinstance(e, BallEntered)], "a beam the hub calls gate6 may be gate 1 here"
 
 
-def test_a_hub_with_older_firmware_of_the_same_protocol_is_named_once_and_its_sensors_work(link, clock):
+def test_a_hub_with_newer_firmware_of_the_same_protocol_is_named_once_and_its_sensors_work(link, clock):
+    """A hub flashed from a newer companion is not told to go back to older firmware: the companion is updated."""
     link.feed(hub_line(0, f"B 1.4.2 {PERIOD} {link.pid}"), clock())
     for n in range(1, 4):
         link.feed(hub_line(n, f"H 1.4.2 {PERIOD} {link.pid} {n * 500_000} 0 0"), clock.advance(0.5))
@@ -200,8 +201,9 @@ def test_a_hub_with_older_firmware_of_the_same_protocol_is_named_once_and_its_se
     events = drain(link.events)
     notes = [e for e in events if isinstance(e, SensorHealth)]
     assert [(e.state, e.message) for e in notes] == [
-        ("ok", f"the hub runs firmware 1.4.2; this companion ships {FIRMWARE_VERSION}: it works, but copy this companion's "
-               "firmware/hubcore.py, hub_pins.py and main.py to the Pico (firmware/README.md) to update it")]
+        ("outdated", f"the hub runs firmware 1.4.2, newer than the {FIRMWARE_VERSION} this companion ships: its "
+                     "sensors work, but this companion may not know what the newer firmware does: update the "
+                     "companion: `git pull` in your clone of the project, then `sudo systemd/install.sh`")]
     assert [e.type for e in events if isinstance(e, BananaSqueaked)] == ["banana_squeaked"]
 
 
@@ -359,7 +361,19 @@ def test_a_pico_running_another_program_is_not_called_silent(link, clock):
 
 def test_a_hub_flashed_before_the_level_check_is_told_to_update(link, clock):
     """Firmware 1.0.0 trusted the lines' levels only after its ring overflowed (a release lost in a bounce storm
-    kept the banana pressed): it still works, and its health says to copy the new files."""
+    kept the banana pressed): it still works, and its health says why and how to update, in a state the page
+    shows (it skips "ok"), and says it again when the hub's lines are clean after a trouble."""
     link.feed(hub_line(0, f"H 1.0.0 {PERIOD} {link.pid} 1000 0 0"), clock())
     [told] = drain(link.events)
-    assert told.state == "ok" and told.message.startswith("the hub runs firmware 1.0.0; this companion ships 1.0.1")
+    assert (told.state, told.message) == (
+        "outdated", "the hub runs firmware 1.0.0, older than the 1.0.1 this companion ships: its sensors work, but "
+                    "firmware before 1.0.1 can keep a released banana pressed: copy this companion's "
+                    "firmware/hubcore.py, hub_pins.py and main.py to the Pico (firmware/README.md), then unplug it "
+                    "and plug it in again")
+    link.feed(b"garbage\n", clock.advance(0.5))
+    for seq in range(1, 14):
+        link.feed(hub_line(seq, f"H 1.0.0 {PERIOD} {link.pid} {1000 + seq * 500_000} 0 0"), clock.advance(0.5))
+    assert [(e.state, e.message) for e in drain(link.events)] == [
+        ("error", "corrupt line from the hub: not a hub line: b'garbage'"), ("outdated", told.message)]
+    link.feed(hub_line(14, "E banana 1 7100000"), clock.advance(0.1))
+    assert [e.type for e in drain(link.events)] == ["banana_squeaked"]
