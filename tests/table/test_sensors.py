@@ -218,3 +218,29 @@ def test_a_hub_with_old_firmware_is_shown_on_the_page_while_its_banana_still_pla
         assert [e for e in delivered if isinstance(e, BananaSqueaked)], "the hub's banana still squeaks"
     finally:
         table.stop()
+
+
+def test_without_a_gpio_library_the_page_says_what_to_install_once(tmp_path, monkeypatch):
+    """A Pi whose companion cannot see python3-lgpio: the page listed the same paragraph under every sensor."""
+    from gpiozero import Device
+    from gpiozero.exc import BadPinFactory
+
+    def no_library():
+        raise BadPinFactory("Unable to load any default pin factory!")
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(no_library))
+    table = Table(Journal(tmp_path)).start()
+    try:
+        kit = kit_module.SensorKit(pinmap.load_pin_map(), lambda event: table.submit(event).result(5), Clock(),
+                                   gpio_backend.GpioBackend(), poll_interval_s=None).start()
+        health = table.view()["health"]
+        kit.close()
+    finally:
+        table.stop()
+    said = [h["message"] for h in health.values()]
+    assert sum("sudo apt install python3-lgpio" in m for m in said) == 1, said
+    assert health["sensor:gpio"]["state"] == "error" and "sudo apt install python3-lgpio" in health["sensor:gpio"]["message"]
+    assert health["sensor:banana"] == {"state": "error",
+                                       "message": "the banana (GPIO17, pin 11) not opened: no GPIO library, see gpio"}
+    assert all(h["state"] == "error" for h in health.values()) and len(health) == 1 + len(list(pinmap.load_pin_map()))
