@@ -47,6 +47,10 @@ class HubNotFound(OSError):
     pass
 
 
+class HubBusy(HubNotFound):
+    """The hub's port is held by another program (which may be the companion service)."""
+
+
 def find_hub_port() -> str:
     from serial.tools import list_ports
 
@@ -65,7 +69,7 @@ def open_serial(port: str):
         return serial.Serial(device, 115200, timeout=0.1, exclusive=True)
     except serial.SerialException as exc:
         if "exclusively lock" in str(exc):
-            raise HubNotFound(f"the hub's port {device} is open in another program (the companion service, "
+            raise HubBusy(f"the hub's port {device} is open in another program (the companion service, "
                               f"`companion sensors test`, Thonny or mpremote): close it") from None
         if exc.errno == errno.EACCES:
             raise HubNotFound(f"this user may not open the hub's port {device}: add it to the dialout group with "

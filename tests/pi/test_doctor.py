@@ -175,7 +175,7 @@ def test_the_hub_is_listened_to_on_its_real_port(tmp_path):
 
     controller, device = pty.openpty()
     port = os.ttyname(device)
-    machine = fake_machine(tmp_path, ports=[(port, 0x2E8A)])
+    machine = fake_machine(tmp_path, ports=[(port, 0x2E8A)], service="LoadState=loaded\nActiveState=inactive")
     machine.listen_hub = _listen_hub
     settings = settings_file(tmp_path, f'[sensors]\nbackend = "hub"\nhub_port = "{port}"\n')
     try:
@@ -203,6 +203,33 @@ def test_the_hub_the_running_companion_reads_is_left_to_it(tmp_path):
     finally:
         lock.release()
     assert check.status == OK and "the running companion reads it" in check.message
+
+
+def test_the_hub_the_running_service_holds_is_not_failed_when_its_lock_cannot_be_seen(tmp_path):
+    """A user not yet in group companion cannot see the service's lock; the port, held alone by the service,
+    is then refused to doctor: that is the service reading the hub, not a fault to close."""
+    import os
+    import pty
+
+    from companion.doctor import _listen_hub
+    from companion.sensors.hub import open_serial
+
+    controller, device = pty.openpty()
+    port = os.ttyname(device)
+    settings = settings_file(tmp_path, f'[sensors]\nbackend = "hub"\nhub_port = "{port}"\n')
+    service = open_serial(port)
+    try:
+        checks = {}
+        for state in ("active", "failed"):
+            machine = fake_machine(tmp_path, ports=[(port, 0x2E8A)], service=f"LoadState=loaded\nActiveState={state}")
+            machine.listen_hub = _listen_hub
+            checks[state] = by_name(run_checks(machine, settings))["sensor hub"]
+    finally:
+        service.close()
+        os.close(controller)
+        os.close(device)
+    assert checks["active"].status == OK and "held by the running companion service" in checks["active"].message
+    assert checks["failed"].status == FAIL and "is open in another program" in checks["failed"].message
 
 
 def test_a_games_folder_this_user_may_not_use_is_named_with_the_fix(tmp_path):
