@@ -43,6 +43,21 @@ def other_version(version: str) -> tuple[str, str]:
         f"flash the hub from this companion: {RESTART_FIRMWARE}"
 
 
+GONE_ERRNOS = (errno.EIO, errno.ENODEV, errno.ENXIO)  # a USB serial port whose device went away
+
+
+def read_failure(exc: Exception) -> str:
+    """Why reading the hub's port failed, in plain words where pyserial's mean nothing to a person. pyserial
+    says every failure as a SerialException (an OSError), wrapping the OS's error in its text."""
+    said = str(exc)
+    if "returned no data" in said:  # the port said a line was ready, then gave none
+        return ("its port went away or is read by another program too: the cable unplugged, the Pico restarted, "
+                "or a program that does not lock the port reads it (a terminal, ModemManager)")
+    if getattr(exc, "errno", None) in GONE_ERRNOS or any(f"[Errno {code}]" in said for code in GONE_ERRNOS):
+        return "its USB port went away: the cable unplugged, or the Pico restarted"
+    return said or type(exc).__name__
+
+
 class HubNotFound(OSError):
     pass
 
@@ -432,9 +447,7 @@ class HubBackend:
             chunk = self._port.readline()
         except Exception as exc:  # noqa: BLE001 - SerialException, OSError on unplug
             self._close_port()
-            why = "its USB port went away: the cable unplugged, or the Pico restarted" if isinstance(exc, OSError) \
-                else str(exc) or type(exc).__name__
-            self.link.disconnected(self.kit.clock(), why)
+            self.link.disconnected(self.kit.clock(), read_failure(exc))
             return
         now = self.kit.clock()
         if not chunk:
