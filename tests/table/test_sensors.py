@@ -240,7 +240,8 @@ def test_without_a_gpio_library_the_page_says_what_to_install_once(tmp_path, mon
         table.stop()
     said = [h["message"] for h in health.values()]
     assert sum("sudo apt install python3-lgpio" in m for m in said) == 1, said
-    assert health["sensor:gpio"]["state"] == "error" and "sudo apt install python3-lgpio" in health["sensor:gpio"]["message"]
+    gpio = health["sensor:gpio"]
+    assert gpio["state"] == "error" and "sudo apt install python3-lgpio" in gpio["message"]
     assert health["sensor:banana"] == {"state": "error",
                                        "message": "the banana (GPIO17, pin 11) not opened: no GPIO library, see gpio"}
     assert all(h["state"] == "error" for h in health.values()) and len(health) == 1 + len(list(pinmap.load_pin_map()))
