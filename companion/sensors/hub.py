@@ -275,9 +275,14 @@ class HubLink:
         self.incompatible = not same_protocol(version)
         if self.incompatible:
             self.trouble_since = now
-        if version == FIRMWARE_VERSION or version == self.version_told:
+        if version == self.version_told or (version == FIRMWARE_VERSION and not self.version_told):
             return
         self.version_told = version
+        if version == FIRMWARE_VERSION:  # updated without being unplugged: a soft reset keeps its USB port
+            self.other_version = ""
+            if self.state == "ok":
+                self._set("ok", now, f"the hub runs firmware {version}, the one this companion ships", told_again=True)
+            return
         if self.incompatible:
             self._set("error", now, f"the hub runs firmware {version}, which this companion cannot read (it "
                                     f"ships {FIRMWARE_VERSION}); its sensors are off until you {COPY_FIRMWARE}",

@@ -378,3 +378,14 @@ def test_a_hub_flashed_before_the_level_check_is_told_to_update(link, clock):
         ("error", "corrupt line from the hub: not a hub line: b'garbage'"), ("outdated", told.message)]
     link.feed(hub_line(14, "E banana 1 7100000"), clock.advance(0.1))
     assert [e.type for e in drain(link.events)] == ["banana_squeaked"]
+
+
+def test_a_hub_updated_while_its_port_stays_open_is_ok_again(link, clock):
+    """A program that does not take the service's lock may copy the new firmware beside it and soft-reset the
+    Pico, which keeps its USB port open: the hub's boot line then names the new version."""
+    link.feed(hub_line(0, f"H 1.0.0 {PERIOD} {link.pid} 1000 0 0"), clock())
+    assert [e.state for e in drain(link.events)] == ["outdated"]
+    link.feed(hub_line(0, f"B {FIRMWARE_VERSION} {PERIOD} {link.pid}"), clock.advance(5))
+    link.feed(hub_line(1, f"H {FIRMWARE_VERSION} {PERIOD} {link.pid} 1000 0 0"), clock.advance(0.5))
+    assert [(e.state, e.message) for e in drain(link.events)] == [
+        ("ok", f"the hub runs firmware {FIRMWARE_VERSION}, the one this companion ships")]
