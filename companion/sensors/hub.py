@@ -33,7 +33,7 @@ def other_version(version: str) -> tuple[str, str]:
     runs = f"the hub runs firmware {version}"
     if ours is not None and theirs is not None and theirs < ours:
         missed = [why for fixed_in, why in FIRMWARE_FIXES.items() if theirs < version_key(fixed_in)]
-        why = "; ".join(missed) or "it lacks the fixes since"
+        why = "; ".join(missed) or "it lacks the later fixes"
         return f"{runs}, older than the {FIRMWARE_VERSION} this companion ships: its sensors work, but {why}", \
             RESTART_FIRMWARE
     if ours is not None and theirs is not None:
@@ -85,7 +85,7 @@ def open_serial(port: str):
     except serial.SerialException as exc:
         if "exclusively lock" in str(exc):
             raise HubBusy(f"the hub's port {device} is open in another program (the companion service, "
-                              f"`companion sensors test`, Thonny or mpremote): close it") from None
+                          f"`companion sensors test`, Thonny or mpremote): close it") from None
         if exc.errno == errno.EACCES:
             raise HubNotFound(f"this user may not open the hub's port {device}: add it to the dialout group with "
                               f"`sudo usermod -aG dialout $USER`, then log out and in again (the service's own "
