@@ -389,3 +389,12 @@ def test_a_hub_updated_while_its_port_stays_open_is_ok_again(link, clock):
     link.feed(hub_line(1, f"H {FIRMWARE_VERSION} {PERIOD} {link.pid} 1000 0 0"), clock.advance(0.5))
     assert [(e.state, e.message) for e in drain(link.events)] == [
         ("ok", f"the hub runs firmware {FIRMWARE_VERSION}, the one this companion ships")]
+
+
+def test_a_hub_whose_version_is_not_plain_numbers_is_told_the_versions_differ(link, clock):
+    link.feed(hub_line(0, f"H 1.0.1-dev {PERIOD} {link.pid} 1000 0 0"), clock())
+    [told] = drain(link.events)
+    assert (told.state, told.message) == (
+        "outdated", "the hub runs firmware 1.0.1-dev; this companion ships 1.0.1: its sensors work, but the versions "
+                    "differ: flash the hub from this companion: copy this companion's firmware/hubcore.py, "
+                    "hub_pins.py and main.py to the Pico (firmware/README.md), then unplug it and plug it in again")
