@@ -290,7 +290,7 @@ def check_hub(machine: Machine, settings: Settings) -> Check:
 def check_hub_firmware(machine: Machine, device: str, pin_map_path: str, state_dir: Path) -> Check:
     """What the hub says in a moment, read as the service reads it: a Pico without the firmware running, or
     one built for another pin map or protocol, has the port but gives the service no sensor."""
-    from .sensors.hub import COPY_FIRMWARE, RESTART_FIRMWARE, HubLink, HubNotFound
+    from .sensors.hub import COPY_FIRMWARE, RESTART_FIRMWARE, HubBusy, HubLink, HubNotFound, other_version
     from .sensors.hubprotocol import FIRMWARE_VERSION
     from .sensors.kit import SensorKit
     from .sensors.pinmap import PinMapError, load_pin_map
@@ -308,6 +308,10 @@ def check_hub_firmware(machine: Machine, device: str, pin_map_path: str, state_d
     try:
         lines = machine.listen_hub(device)
     except HubNotFound as exc:  # held by another program, or not this user's to open: the message says what to do
+        if isinstance(exc, HubBusy) and service_running(machine):  # its lock is not this user's to see
+            return Check("sensor hub", OK, f"a Pico at {device}, its port held by the running companion service, "
+                                           "so its firmware is not checked here (the page shows the hub's health; "
+                                           "if it says the hub is disconnected, close Thonny or mpremote)")
         return Check("sensor hub", FAIL, str(exc))
     except Exception as exc:  # noqa: BLE001 - serial and OS errors alike
         return Check("sensor hub", FAIL, f"the Pico at {device} cannot be read: {exc}",
@@ -319,8 +323,10 @@ def check_hub_firmware(machine: Machine, device: str, pin_map_path: str, state_d
     for n, line in enumerate(lines, start=1):
         link.feed(line, n * 1_000_000)
     news = told[1:]  # after "hub connected"
-    if link.sensors_off or (not link.synced and link.crash):
-        return Check("sensor hub", FAIL, news[-1], "firmware/README.md shows how to flash the hub")
+    if link.sensors_off:  # the message says what to do
+        return Check("sensor hub", FAIL, news[-1])
+    if not link.synced and link.crash:
+        return Check("sensor hub", FAIL, f"the hub's firmware stopped with {link.crash}", RESTART_FIRMWARE)
     if not link.synced:
         heard = f"sent nothing in {HUB_LISTEN_S:g} s" if not lines else \
             f"sent no heartbeat in {HUB_LISTEN_S:g} s, only lines that are not the hub's (first {lines[0][:40]!r})"
@@ -328,8 +334,7 @@ def check_hub_firmware(machine: Machine, device: str, pin_map_path: str, state_d
                      f"unplug it and plug it in again (its LED blinks once a second while the firmware runs; an "
                      f"open Thonny stops it); if it stays silent, {COPY_FIRMWARE}")
     if link.stats.version != FIRMWARE_VERSION:
-        return Check("sensor hub", WARN, next(m for m in news if m.startswith("the hub runs firmware")),
-                     RESTART_FIRMWARE)
+        return Check("sensor hub", WARN, *other_version(link.stats.version))
     return Check("sensor hub", OK, f"the hub at {device} runs firmware {link.stats.version}, built for this pin map")
 
 
@@ -373,11 +378,21 @@ def check_journal(state_dir: Path) -> Check:
     return Check("journal", FAIL if damaged else WARN, problem, fix)
 
 
-def check_service(machine: Machine) -> Check:
+def service_state(machine: Machine) -> tuple[int, str, dict[str, str]]:
+    """systemctl's exit code and answer, and the LoadState and ActiveState of companion.service read from it."""
     code, out = machine.run(["systemctl", "show", "--property=LoadState,ActiveState", "companion.service"])
+    return code, out, dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+
+
+def service_running(machine: Machine) -> bool:
+    code, _, props = service_state(machine)
+    return code == 0 and props.get("ActiveState") == "active"
+
+
+def check_service(machine: Machine) -> Check:
+    code, out, props = service_state(machine)
     if code == 127:
         return Check("service", WARN, "systemctl is not available here")
-    props = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
     if code != 0 or not props:
         return Check("service", WARN, f"systemd could not be asked ({out or 'no answer'})")
     if props.get("LoadState") == "not-found":

@@ -126,7 +126,8 @@ class BallLanded(Event):
 
 @dataclasses.dataclass(frozen=True)
 class SensorHealth(Event):
-    """A sensor changed health: state is "ok", "blocked", "stuck", "disconnected" or "error"."""
+    """A sensor changed health: state is "ok", "blocked", "stuck", "disconnected" or "error"; the hub is
+    "outdated" when it works but its firmware is another version than the companion's."""
 
     type: ClassVar[str] = "sensor_health"
     sensor: str = ""

@@ -17,6 +17,10 @@ NO_GPIO_LIBRARY = ("gpiozero has no GPIO library to use: on a Raspberry Pi, sudo
                    "(`companion sensors test --backend mock` shows a demo)")
 
 
+def _where(pins: SensorPins) -> str:
+    return f"GPIO{pins.gpio}, pin {HEADER_GPIO_TO_PIN[pins.gpio]}"
+
+
 class GpioBackend:
     name = "gpio"
     debounces = False
@@ -31,11 +35,11 @@ class GpioBackend:
             from gpiozero import DigitalInputDevice
             from gpiozero.exc import BadPinFactory, PinFactoryFallback
         except ImportError as exc:  # pragma: no cover - gpiozero is a dependency
-            for pins in kit.pin_map:
-                kit.report(pins.name, "error", f"gpiozero is not available: {exc}")
+            self._no_library(kit, list(kit.pin_map), f"gpiozero is not available: {exc}")
             return
-        for pins in kit.pin_map:
-            where = f"GPIO{pins.gpio}, pin {HEADER_GPIO_TO_PIN[pins.gpio]}"
+        sensors = list(kit.pin_map)
+        for n, pins in enumerate(sensors):
+            where = _where(pins)
             pull_up = {"up": True, "down": False, "none": None}[pins.pull]
             try:
                 with warnings.catch_warnings():  # one per GPIO library it cannot load, for every sensor again
@@ -43,9 +47,9 @@ class GpioBackend:
                     device = DigitalInputDevice(pins.gpio, pull_up=pull_up,
                                                 active_state=True if pull_up is None else None,
                                                 pin_factory=self.pin_factory)
-            except BadPinFactory:
-                kit.report(pins.name, "error", f"{pins.label} ({where}) cannot be opened: {NO_GPIO_LIBRARY}")
-                continue
+            except BadPinFactory:  # the same for every pin: the rest are not tried
+                self._no_library(kit, sensors[n:], NO_GPIO_LIBRARY)
+                return
             except Exception as exc:  # noqa: BLE001 - any gpiozero failure degrades this one sensor
                 kit.report(pins.name, "error", f"{pins.label} ({where}) cannot be opened: {exc}")
                 continue
@@ -54,6 +58,13 @@ class GpioBackend:
             kit.initial(pins.name, self._sensor_active(pins, device.is_active, line_low_when_active), kit.clock(), where)
             device.when_activated = self._callback(kit, pins, True, line_low_when_active)
             device.when_deactivated = self._callback(kit, pins, False, line_low_when_active)
+
+    @staticmethod
+    def _no_library(kit, sensors: list[SensorPins], why: str) -> None:
+        """What to do is said once, under "gpio"; each sensor it leaves unopened names it in a few words."""
+        kit.report("gpio", "error", why)
+        for pins in sensors:
+            kit.report(pins.name, "error", f"{pins.label} ({_where(pins)}) not opened: no GPIO library, see gpio")
 
     @staticmethod
     def _sensor_active(pins: SensorPins, gpiozero_active: bool, line_low_when_active: bool) -> bool:

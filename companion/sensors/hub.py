@@ -16,14 +16,47 @@ import errno
 import threading
 from typing import Callable
 
-from .hubprotocol import (FIRMWARE_VERSION, MAX_LINE, BadLine, Boot, Edge, Heartbeat, hub_sensors, parse_line, pinmap_id,
-                          same_protocol)
+from .hubprotocol import (FIRMWARE_FIXES, FIRMWARE_VERSION, MAX_LINE, BadLine, Boot, Edge, Heartbeat, hub_sensors,
+                          parse_line, pinmap_id, same_protocol, version_key)
 
 PICO_USB_VENDOR = 0x2E8A
 CLEAN_SPELL_NS = 5_000_000_000
 MAX_HELD_EDGES = 64  # edges held until the hub's heartbeat; it beats twice a second, so more means trouble
 COPY_FIRMWARE = "copy this companion's firmware/hubcore.py, hub_pins.py and main.py to the Pico (firmware/README.md)"
 RESTART_FIRMWARE = f"{COPY_FIRMWARE}, then unplug it and plug it in again"
+UPDATE_COMPANION = "update the companion: `git pull` in your clone of the project, then `sudo systemd/install.sh`"
+
+
+def other_version(version: str) -> tuple[str, str]:
+    """What is wrong with a hub whose firmware is another version of the same protocol, and what to do: an older
+    one lacks the fixes since (it is flashed again), a newer one came from a newer companion (which is updated)."""
+    ours, theirs = version_key(FIRMWARE_VERSION), version_key(version)
+    runs = f"the hub runs firmware {version}"
+    if ours is not None and theirs is not None and theirs < ours:
+        missed = [why for fixed_in, why in FIRMWARE_FIXES.items() if theirs < version_key(fixed_in)]
+        why = "; ".join(missed) or "it lacks the later fixes"
+        return f"{runs}, older than the {FIRMWARE_VERSION} this companion ships: its sensors work, but {why}", \
+            RESTART_FIRMWARE
+    if ours is not None and theirs is not None:
+        return (f"{runs}, newer than the {FIRMWARE_VERSION} this companion ships: its sensors work, but this "
+                f"companion may not know what the newer firmware does"), UPDATE_COMPANION
+    return f"{runs}; this companion ships {FIRMWARE_VERSION}: its sensors work, but the versions differ", \
+        f"flash the hub from this companion: {RESTART_FIRMWARE}"
+
+
+GONE_ERRNOS = (errno.EIO, errno.ENODEV, errno.ENXIO)  # a USB serial port whose device went away
+
+
+def read_failure(exc: Exception) -> str:
+    """Why reading the hub's port failed, in plain words where pyserial's mean nothing to a person. pyserial
+    says every failure as a SerialException (an OSError), wrapping the OS's error in its text."""
+    said = str(exc)
+    if "returned no data" in said:  # the port said a line was ready, then gave none
+        return ("its port went away or is read by another program too: the cable unplugged, the Pico restarted, "
+                "or a program that does not lock the port reads it (a terminal, ModemManager)")
+    if getattr(exc, "errno", None) in GONE_ERRNOS or any(f"[Errno {code}]" in said for code in GONE_ERRNOS):
+        return "its USB port went away: the cable unplugged, or the Pico restarted"
+    return said or type(exc).__name__
 
 
 class HubNotFound(OSError):
@@ -33,6 +66,10 @@ class HubNotFound(OSError):
 class HubPortRefused(HubNotFound):
     """The hub's port is there but cannot be opened (held by another program, or not this user's): the message
     says so and what to do, and is told as it is, not as a hub disconnected (which sends a person to the cable)."""
+
+
+class HubBusy(HubPortRefused):
+    """The hub's port is held by another program (which may be the companion service)."""
 
 
 def find_hub_port() -> str:
@@ -53,12 +90,12 @@ def open_serial(port: str):
         return serial.Serial(device, 115200, timeout=0.1, exclusive=True)
     except serial.SerialException as exc:
         if "exclusively lock" in str(exc):
-            raise HubPortRefused(f"the hub's port {device} is held by another program (the companion service, "
-                                 f"`companion sensors test`, Thonny or mpremote): close it") from None
+            raise HubBusy(f"the hub's port {device} is held by another program (the companion service, "
+                          f"`companion sensors test`, Thonny or mpremote): close it") from None
         if exc.errno == errno.EACCES:
-            raise HubPortRefused(f"the hub's port {device} cannot be opened: this user may not open it: add the user "
-                                 f"to the dialout group with `sudo usermod -aG dialout $USER`, then log out and in "
-                                 f"again (the service's own user is in it)") from None
+            raise HubPortRefused(f"this user may not open the hub's port {device}: add the user to the dialout group "
+                                 f"with `sudo usermod -aG dialout $USER`, then log out and in again (the service's "
+                                 f"own user is in it)") from None
         raise
 
 
@@ -126,6 +163,7 @@ class HubLink:
         self.mismatched = False
         self.incompatible = False
         self.version_told = ""
+        self.other_version = ""  # what is told instead of "ok" while the hub's firmware is another version
         self.in_traceback = False
         self.crash = ""  # MicroPython's last line when the firmware stopped with an error
         self.others: list[str] = []  # lines that are not the hub's since its last one: another program's
@@ -143,7 +181,7 @@ class HubLink:
         self.synced = False
         self.silent = self.mismatched = self.incompatible = False
         self.last_heartbeat_ns = None
-        self.version_told = ""
+        self.version_told = self.other_version = ""
         self.in_traceback = False
         self.crash = ""
         self.others = []
@@ -249,21 +287,27 @@ class HubLink:
 
     def _check_version(self, version: str, now: int) -> None:
         """Told once a connection: a firmware of another major version is not read (its lines may mean
-        other things); an older or newer one of the same major version works, and is named for updating."""
+        other things); an older or newer one of the same major version works, and is told as "outdated"
+        whenever the hub would be "ok", so the page keeps showing it."""
         self.incompatible = not same_protocol(version)
         if self.incompatible:
             self.trouble_since = now
-        if version == FIRMWARE_VERSION or version == self.version_told:
+        if version == self.version_told or (version == FIRMWARE_VERSION and not self.version_told):
             return
         self.version_told = version
+        if version == FIRMWARE_VERSION:  # updated without being unplugged: a soft reset keeps its USB port
+            self.other_version = ""
+            if self.state == "ok":
+                self._set("ok", now, f"the hub runs firmware {version}, the one this companion ships", told_again=True)
+            return
         if self.incompatible:
             self._set("error", now, f"the hub runs firmware {version}, which this companion cannot read (it "
                                     f"ships {FIRMWARE_VERSION}); its sensors are off until you {COPY_FIRMWARE}",
                       told_again=True)
         else:
-            self._set(self.state, now, f"the hub runs firmware {version}; this companion ships "
-                                       f"{FIRMWARE_VERSION}: it works, but {COPY_FIRMWARE} to update it",
-                      told_again=True)
+            self.other_version = ": ".join(other_version(version))
+            if self.state in ("starting", "ok"):
+                self._set("ok", now, self.other_version, told_again=True)
 
     def _check_pin_map(self, hub_id: str, now: int) -> None:
         """A hub built for another pin map names its sensors by that map: its edges would be another gate's
@@ -361,7 +405,10 @@ class HubLink:
         if state == "ok":
             self.trouble_since = None
         self.state = state
-        self.kit.report("hub", state, message, now)
+        if state == "ok" and self.other_version:
+            self.kit.report("hub", "outdated", self.other_version, now)
+        else:
+            self.kit.report("hub", state, message, now)
 
 
 class HubBackend:
@@ -424,9 +471,7 @@ class HubBackend:
             chunk = self._port.readline()
         except Exception as exc:  # noqa: BLE001 - SerialException, OSError on unplug
             self._close_port()
-            why = "its USB port went away: the cable unplugged, or the Pico restarted" if isinstance(exc, OSError) \
-                else str(exc) or type(exc).__name__
-            self.link.disconnected(self.kit.clock(), why)
+            self.link.disconnected(self.kit.clock(), read_failure(exc))
             return
         now = self.kit.clock()
         if not chunk:

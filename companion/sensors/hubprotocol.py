@@ -66,6 +66,18 @@ FIRMWARE_VERSION = "1.0.1"
 mean other things by the same lines; another minor or patch version reads alike but is out of date."""
 
 
+FIRMWARE_FIXES = {"1.0.1": "firmware before 1.0.1 can keep a released banana pressed"}
+"""What each firmware version mended, told to a hub older than it: why updating matters."""
+
+
+def version_key(version: str) -> tuple[int, ...] | None:
+    """"1.0.1" as (1, 0, 1), to tell older from newer; None for a version that is not dotted numbers."""
+    try:
+        return tuple(int(part) for part in version.split("."))
+    except ValueError:
+        return None
+
+
 def same_protocol(version: str) -> bool:
     return version.split(".")[0] == FIRMWARE_VERSION.split(".")[0]
 

@@ -139,17 +139,30 @@ def test_a_hub_built_for_another_pin_map_or_protocol_is_named_with_the_fix(tmp_p
     check = hub_check(tmp_path, hub_says=heartbeats(pin_map_id="0000"))
     assert check.status == FAIL and "built for another pin map (hub 0000" in check.message
     assert "python3 -m companion.sensors.hubpins" in check.message
+    assert check.fix == "", "the message says what to do; the fix would say it again"
     check = hub_check(tmp_path, hub_says=heartbeats(version="2.0.0"))
     assert check.status == FAIL and "runs firmware 2.0.0, which this companion cannot read" in check.message
-    check = hub_check(tmp_path, hub_says=heartbeats(version="1.1.0"))
-    assert check.status == WARN and "it works, but copy" in check.message
+
+
+def test_a_hub_of_another_firmware_version_is_told_what_to_update_once(tmp_path):
+    older = hub_check(tmp_path, hub_says=heartbeats(version="1.0.0"))
+    assert older.status == WARN and "firmware before 1.0.1 can keep a released banana pressed" in older.message
+    assert older.fix.startswith("copy this companion's firmware/hubcore.py")
+    newer = hub_check(tmp_path, hub_says=heartbeats(version="1.1.0"))
+    assert newer.status == WARN and "newer than the 1.0.1 this companion ships" in newer.message
+    assert newer.fix.startswith("update the companion: `git pull`")
+    for check in (older, newer):
+        said = f"{check.message} {check.fix}"
+        assert said.count("copy") + said.count("update the companion") == 1, said
 
 
 def test_a_hub_whose_firmware_stopped_names_the_error(tmp_path):
     crash = [b"Traceback (most recent call last):\r\n", b'  File "main.py", line 4, in <module>\r\n',
              b"ValueError: invalid pin\r\n"]
     check = hub_check(tmp_path, hub_says=crash)
-    assert check.status == FAIL and check.message.startswith("the hub's firmware stopped with ValueError: invalid pin")
+    assert check.status == FAIL and check.message == "the hub's firmware stopped with ValueError: invalid pin"
+    assert check.fix == ("copy this companion's firmware/hubcore.py, hub_pins.py and main.py to the Pico "
+                         "(firmware/README.md), then unplug it and plug it in again")
 
 
 def test_the_hub_is_listened_to_on_its_real_port(tmp_path):
@@ -162,7 +175,7 @@ def test_the_hub_is_listened_to_on_its_real_port(tmp_path):
 
     controller, device = pty.openpty()
     port = os.ttyname(device)
-    machine = fake_machine(tmp_path, ports=[(port, 0x2E8A)])
+    machine = fake_machine(tmp_path, ports=[(port, 0x2E8A)], service="LoadState=loaded\nActiveState=inactive")
     machine.listen_hub = _listen_hub
     settings = settings_file(tmp_path, f'[sensors]\nbackend = "hub"\nhub_port = "{port}"\n')
     try:
@@ -190,6 +203,33 @@ def test_the_hub_the_running_companion_reads_is_left_to_it(tmp_path):
     finally:
         lock.release()
     assert check.status == OK and "the running companion reads it" in check.message
+
+
+def test_the_hub_the_running_service_holds_is_not_failed_when_its_lock_cannot_be_seen(tmp_path):
+    """A user not yet in group companion cannot see the service's lock; the port, held alone by the service,
+    is then refused to doctor: that is the service reading the hub, not a fault to close."""
+    import os
+    import pty
+
+    from companion.doctor import _listen_hub
+    from companion.sensors.hub import open_serial
+
+    controller, device = pty.openpty()
+    port = os.ttyname(device)
+    settings = settings_file(tmp_path, f'[sensors]\nbackend = "hub"\nhub_port = "{port}"\n')
+    service = open_serial(port)
+    try:
+        checks = {}
+        for state in ("active", "failed"):
+            machine = fake_machine(tmp_path, ports=[(port, 0x2E8A)], service=f"LoadState=loaded\nActiveState={state}")
+            machine.listen_hub = _listen_hub
+            checks[state] = by_name(run_checks(machine, settings))["sensor hub"]
+    finally:
+        service.close()
+        os.close(controller)
+        os.close(device)
+    assert checks["active"].status == OK and "held by the running companion service" in checks["active"].message
+    assert checks["failed"].status == FAIL and "is held by another program" in checks["failed"].message
 
 
 def test_a_games_folder_this_user_may_not_use_is_named_with_the_fix(tmp_path):

@@ -97,3 +97,70 @@ def test_edges_the_hub_dropped_before_this_connection_are_not_reported_as_new():
     link.feed(hb(link, 4001, 5_500_000, dropped=17), clock.advance(0.5))
     messages = [e.message for e in drain(link.events) if isinstance(e, SensorHealth)]
     assert not [m for m in messages if "dropped" in m], messages
+
+
+def test_a_hub_whose_usb_port_goes_away_is_told_in_plain_words_on_a_real_port():
+    """A pseudo-terminal stands in for /dev/ttyACM0, read by the real pyserial; closing its other end is the
+    cable pulled out, as Linux hangs up a USB serial port: it reads as ready with no data, which pyserial says as
+    "device reports readiness to read but returned no data (device disconnected or multiple access on port?)"."""
+    import os
+    import pty
+
+    from companion.sensors.hub import HubBackend
+
+    controller, device = pty.openpty()
+    port = os.ttyname(device)
+    events = queue.Queue()
+    pin_map = load_pin_map()
+    pid = pinmap_id(pin_map)
+    backend = HubBackend(port, retry_s=0.05, silence_s=60)
+    try:
+        with SensorKit(pin_map, events, backend=backend, poll_interval_s=None):
+            up = events.get(timeout=10)
+            assert (up.sensor, up.state) == ("hub", "ok"), up
+            os.write(controller, hub_line(0, f"B {FIRMWARE_VERSION} {PERIOD} {pid}")
+                     + hub_line(1, f"H {FIRMWARE_VERSION} {PERIOD} {pid} 100 0 0") + hub_line(2, "E gate2 1 200"))
+            assert isinstance(events.get(timeout=10), BallEntered)
+            os.close(controller)
+            controller = None
+            down = events.get(timeout=10)
+    finally:
+        if controller is not None:
+            os.close(controller)
+        os.close(device)
+    assert (down.sensor, down.state, down.message) == (
+        "hub", "disconnected", "hub disconnected (its port went away or is read by another program too: the cable "
+                               "unplugged, the Pico restarted, or a program that does not lock the port reads it (a "
+                               "terminal, ModemManager)); the banana and the gates are off until it is back")
+
+
+def test_a_read_error_of_the_os_is_told_in_plain_words_and_any_other_as_it_came():
+    import serial
+
+    from companion.sensors.hub import HubBackend
+
+    class Port:
+        port = "/dev/ttyACM0"
+
+        def __init__(self, error):
+            self.error = error
+
+        def readline(self):
+            raise self.error
+
+        def close(self):
+            pass
+
+    told = []
+    for error in (serial.SerialException("read failed: [Errno 5] Input/output error"),
+                  serial.SerialException("read failed: [Errno 9] Bad file descriptor")):
+        clock = Clock()
+        link = make_link(clock)
+        backend = HubBackend(open_port=lambda name, error=error: Port(error))
+        backend.kit, backend.link = link.kit, link
+        backend._step()
+        told += [e.message for e in drain(link.events) if e.state == "disconnected"]
+    assert told == ["hub disconnected (its USB port went away: the cable unplugged, or the Pico restarted); the "
+                    "banana and the gates are off until it is back",
+                    "hub disconnected (read failed: [Errno 9] Bad file descriptor); the banana and the "
+                    "gates are off until it is back"]

@@ -186,3 +186,62 @@ def test_a_ball_through_another_opening_than_the_one_chosen_is_named(rig):
                               "undo and choose 6; if it is the next ball, tap what the last ball did first, then "
                               "this ball's colour and opening 6")
     assert view["game"]["history"][-1]["text"].endswith("opening 2")
+
+
+def test_a_hub_with_old_firmware_is_shown_on_the_page_while_its_banana_still_plays(tmp_path):
+    """The page names every sensor health that is not "ok": a hub on firmware 1.0.0 (which can keep a released
+    banana pressed) must be one of them, and its squeaks still reach the table."""
+    from companion.events import BananaSqueaked
+    from companion.sensors.fakeserial import hub_line
+    from companion.sensors.hub import HubLink
+    from companion.sensors.hubprotocol import pinmap_id
+
+    table = Table(Journal(tmp_path)).start()
+    clock = Clock()
+    delivered = []
+
+    def sink(event):
+        delivered.append(event)
+        table.submit(event).result(5)
+
+    try:
+        kit = kit_module.SensorKit(pinmap.load_pin_map(), sink, clock, backend="none", poll_interval_s=None)
+        link = HubLink(kit)
+        link.connected(clock(), "/dev/ttyACM0")
+        pid = pinmap_id(kit.pin_map)
+        for seq in range(3):
+            link.feed(hub_line(seq, f"H 1.0.0 {1 << 30} {pid} {1000 + seq * 500_000} 0 0"), clock.advance(0.5))
+        hub = table.view()["health"]["sensor:hub"]
+        assert hub["state"] != "ok" and "can keep a released banana pressed" in hub["message"]
+        assert "copy this companion's firmware" in hub["message"]
+        link.feed(hub_line(3, "E banana 1 1200000"), clock.advance(0.2))
+        assert [e for e in delivered if isinstance(e, BananaSqueaked)], "the hub's banana still squeaks"
+    finally:
+        table.stop()
+
+
+def test_without_a_gpio_library_the_page_says_what_to_install_once(tmp_path, monkeypatch):
+    """A Pi whose companion cannot see python3-lgpio: the page listed the same paragraph under every sensor."""
+    from gpiozero import Device
+    from gpiozero.exc import BadPinFactory
+
+    def no_library():
+        raise BadPinFactory("Unable to load any default pin factory!")
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(no_library))
+    table = Table(Journal(tmp_path)).start()
+    try:
+        kit = kit_module.SensorKit(pinmap.load_pin_map(), lambda event: table.submit(event).result(5), Clock(),
+                                   gpio_backend.GpioBackend(), poll_interval_s=None).start()
+        health = table.view()["health"]
+        kit.close()
+    finally:
+        table.stop()
+    said = [h["message"] for h in health.values()]
+    assert sum("sudo apt install python3-lgpio" in m for m in said) == 1, said
+    gpio = health["sensor:gpio"]
+    assert gpio["state"] == "error" and "sudo apt install python3-lgpio" in gpio["message"]
+    assert health["sensor:banana"] == {"state": "error",
+                                       "message": "the banana (GPIO17, pin 11) not opened: no GPIO library, see gpio"}
+    assert all(h["state"] == "error" for h in health.values()) and len(health) == 1 + len(list(pinmap.load_pin_map()))

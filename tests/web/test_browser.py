@@ -306,6 +306,34 @@ def test_what_is_not_working_is_named_on_the_page(browser, served, service):
         page.close()
 
 
+def test_a_missing_gpio_library_and_an_outdated_hub_are_said_once_not_counted_as_sensors(browser, served, service):
+    """Without lgpio the page said "8 sensors are not working" with what to install under each; a hub on firmware
+    1.0.0 (which can keep a released banana pressed) was not shown at all."""
+    from companion.events import SensorHealth
+
+    base, _ = served()
+    page, errors = open_page(browser, base, "phone")
+    outdated = ("the hub runs firmware 1.0.0, older than the 1.0.1 this companion ships: its sensors work, but "
+                "firmware before 1.0.1 can keep a released banana pressed: copy this companion's firmware to the Pico")
+    try:
+        said = [SensorHealth(t=1, sensor="hub", state="outdated", message=outdated),
+                SensorHealth(t=2, sensor="gpio", state="error", message="gpiozero has no GPIO library to use: "
+                                                                         "sudo apt install python3-lgpio"),
+                SensorHealth(t=3, sensor="banana", state="error",
+                             message="the banana (GPIO17, pin 11) not opened: no GPIO library, see gpio"),
+                SensorHealth(t=4, sensor="gate1", state="error",
+                             message="gate 1 (GPIO5, pin 29) not opened: no GPIO library, see gpio")]
+        for event in said:
+            service.table.submit(event).result(5)
+        page.wait_for_function("document.querySelectorAll('#health .warn').length === 3")
+        assert page.locator("#health > p.warn").all_text_contents() == [
+            f"Sensor hub: {outdated}", "GPIO: gpiozero has no GPIO library to use: sudo apt install python3-lgpio"]
+        assert page.locator("#health summary").text_content() == "2 sensors are not working — tap what happens instead"
+        assert errors == []
+    finally:
+        page.close()
+
+
 def test_the_banana_matcho_zones_trouble_is_told_only_where_banana_matcho_is_played_or_picked(browser, served, service):
     """camera.zones set for another camera size: the page told every Matterhorn family that zones they never use
     "lie outside the camera's picture" and "squeaks are asked on the page"."""

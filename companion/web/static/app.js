@@ -282,6 +282,8 @@
 
   // Redrawn only when what is wrong changed, and a list a person opened stays open through the redraw. The dice
   // zones are read only in Banana Matcho: what is wrong with them is said where it is played or picked to start.
+  // The GPIO library missing and a hub on another firmware version are not sensors that stopped: each is said on
+  // its own line, not counted among them.
   function renderHealth(health) {
     const box = $("health");
     const zonesRead = zonesMatter();
@@ -295,6 +297,8 @@
       if (h.state === "ok" || (what === "sensor:dice zones" && !zonesRead)) continue;
       if (what === "camera") box.append(el("p", { class: "warn" }, `Camera: ${h.message || h.state}`));
       else if (what === "recording") box.append(el("p", { class: "warn" }, `Recording: ${h.message}`));
+      else if (what === "sensor:gpio") box.append(el("p", { class: "warn" }, `GPIO: ${h.message}`));
+      else if (h.state === "outdated") box.append(el("p", { class: "warn" }, `Sensor hub: ${h.message}`));
       else sensors.push(h.message || `${what.replace("sensor:", "")}: ${h.state}`);
     }
     if (sensors.length === 1) box.append(el("p", { class: "warn" }, `Sensor: ${sensors[0]}`));
