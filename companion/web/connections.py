@@ -3,9 +3,9 @@
 waitress serves at most `connection_limit` connections and, with that many open, accepts no more at all, so
 one device that opened them and sent half a request on each (or a phone app gone wrong) shut every phone and
 the table's own screen out until it let go. Here a device holds at most MAX_PER_ADDRESS: a new connection past
-that closes that device's own oldest idle ones (no request being answered, nothing left to send), those with
-a request still arriving last. A browser
-uses at most six per site; a phone whose wifi dropped gets its dead connections replaced by its new ones.
+that closes that device's own oldest idle ones (no request being answered, nothing left to send), those with a
+request still arriving last. A browser uses at most six per site; a phone whose wifi dropped gets its dead
+connections replaced by its new ones.
 """
 from __future__ import annotations
 
