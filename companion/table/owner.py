@@ -308,11 +308,8 @@ class Table:
             _write_question(tx, question)
             _write_held(tx, held)
             _write_unstepped(tx, unstepped)
-            if early:
-                early = {**early, "game": game_id}
-                tx.set_meta("early_balls", json.dumps(early))
-            else:
-                tx.clear_meta("early_balls")
+            early = {**early, "game": game_id} if early else None
+            _write_early_balls(tx, early)
             _write_first_duel_dice(tx, game_id, first_duel_dice)
             self._write_position(tx)
         self._take_up(Game(game_id, game_def.name, setup, state, history, _last_reading(history), started, clock_from),
@@ -440,7 +437,7 @@ class Table:
     def _another_ball(self, event: Event, decision: Decision) -> bool:
         """Whether `event` is a ball entering while one kept for its colour waits: the next turn's, dropped before
         the first one's colour was tapped. The colour tapped next is the first ball's, so that one is kept with
-        its opening, and this one is told (`next_ball`), to be tapped once the first ball's turn is done."""
+        its opening, and this one is told (`early_balls`), to be tapped once the first ball's turn is done."""
         return (isinstance(event, BallEntered) and isinstance(decision, Hold) and self.held is not None
                 and isinstance(self.held[0], BallEntered))
 
@@ -452,22 +449,21 @@ class Table:
                  "openings": [*(kept["openings"] if kept else []), event.opening], "first": first}
         with self.journal.transaction() as tx:
             tx.event(game.id, event.to_json())
-            tx.set_meta("early_balls", json.dumps(early))
+            _write_early_balls(tx, early)
             _write_unstepped(tx, self.unstepped)  # after the event: a restart sees nothing journaled after it
             self._write_held(tx)  # so too the ball kept for its colour
             self._write_position(tx)
         self.early_balls, self.notice = early, _another_ball_words(early["openings"], first)
 
     def _early_openings(self) -> list[int]:
-        """The openings of the balls that went in early (`early_balls`) whose own openings are not played yet: the
-        kept ball's opening is the first played since they came, then theirs in order."""
+        """The openings of the balls that went in early (`early_balls`) whose own openings are not played yet: each
+        opening played since they came is the ball's that went in there (the kept one's, or an early one's), else
+        the next one's in order."""
         if self.early_balls is None or self.game is None or self.game.state.is_over():
             return []
         since = self.early_balls["since"]
         if len(self.game.history) < since:  # undone back to before they came
             return []
-        # each opening played is the ball that went in there (the kept one, or an early one: the kept ball may
-        # have been undone), else the next in order
         waiting = [(False, self.early_balls["first"])] + [(True, opening) for opening in self.early_balls["openings"]]
         for step in self.game.history[since:]:
             if step["action"].get("kind") == "choose_opening" and waiting:
@@ -938,6 +934,13 @@ def _early_balls_from_json(data: Any, game_id: int | None) -> dict[str, Any] | N
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"the balls that went in early are not as journaled: {data!r}"[:200]) from exc
     return early if early["openings"] and (game_id is None or early["game"] == game_id) else None
+
+
+def _write_early_balls(tx, early: dict[str, Any] | None) -> None:
+    if early:
+        tx.set_meta("early_balls", json.dumps(early))
+    else:
+        tx.clear_meta("early_balls")
 
 
 def _in_order(openings: list[int]) -> str:
