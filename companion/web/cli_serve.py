@@ -2,6 +2,7 @@
 page, served by waitress. `--demo` plays recorded games instead of the camera and sensors."""
 from __future__ import annotations
 
+import errno
 import logging
 import math
 import signal
@@ -124,9 +125,20 @@ def listen(app, host: str, port: int, threads: int):
     try:
         return page_server(app, host, port, threads)
     except OSError as exc:
-        raise CliError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        raise CliError(f"cannot listen on {host}:{port}: {exc.strerror or exc}{_what_to_do(exc, port)}") from None
     except ValueError as exc:
         raise CliError(f"cannot listen on {host}:{port}: {exc}") from None
+
+
+def _what_to_do(exc: OSError, port: int) -> str:
+    """A port below 1024 (the settings' 80 on a Pi) is the service's: systemd gives it the right to one, a
+    command run by hand (`companion record`, `serve`) has none."""
+    if exc.errno == errno.EACCES and 0 < port < 1024:
+        return ("; a port below 1024 needs the rights only the service has: run by hand, add --port 8080 "
+                "(and open the page on that port)")
+    if exc.errno == errno.EADDRINUSE:
+        return "; another program (the companion service?) uses it: stop it, or choose another with --port"
+    return ""
 
 
 def run(args, tap=None, record_dir=None) -> int:

@@ -2,6 +2,7 @@
 import argparse
 import socket
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -26,11 +27,39 @@ def test_a_busy_port_is_named_and_the_journal_is_closed(tmp_path, monkeypatch):
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        with pytest.raises(CliError, match=rf"cannot listen on 127.0.0.1:{port}"):
+        with pytest.raises(CliError, match=rf"cannot listen on 127.0.0.1:{port}: .*choose another with --port"):
             cli_serve.run(_args(tmp_path, port))
     assert len(stopped) == 1
     with pytest.raises(sqlite3.ProgrammingError, match="closed database"):
         stopped[0].journal.meta("current_game")
+
+
+def test_recording_by_hand_on_the_services_port_80_says_to_add_a_port(tmp_path):
+    """On a Pi the settings say port 80, which only the service may open (systemd gives it the right):
+    `companion record --out ~/bug` run by hand, with the service stopped, was refused with a bare "Permission
+    denied". Run as root, the right is dropped first, as a login on the Pi has none."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    unprivileged_from = int(Path("/proc/sys/net/ipv4/ip_unprivileged_port_start").read_text())
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            pytest.skip("running as root without setpriv, which would drop the right to port 80")
+        without_the_right = ["setpriv", "--bounding-set=-net_bind_service"]
+    elif unprivileged_from <= 80:
+        pytest.skip("this machine lets every user open port 80")
+    else:
+        without_the_right = []
+    settings = tmp_path / "companion.toml"
+    settings.write_text('[service]\nhost = "127.0.0.1"\nport = 80\nmdns = false\n[sensors]\nbackend = "none"\n')
+    done = subprocess.run([*without_the_right, sys.executable, "-m", "companion", "record", "--out",
+                           str(tmp_path / "bug"), "--settings", str(settings), "--state-dir", str(tmp_path / "state")],
+                          capture_output=True, text=True, timeout=120, cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 2 and not (tmp_path / "bug").exists(), done.stderr
+    assert done.stderr.strip().startswith("companion record: cannot listen on 127.0.0.1:80: Permission denied; ")
+    assert "add --port 8080" in done.stderr
 
 
 @pytest.mark.parametrize("stop_signal", ["SIGTERM", "SIGINT"])
