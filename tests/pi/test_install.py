@@ -113,6 +113,16 @@ def test_trixie_takes_numpy_2(machine):
     assert "numpy>=2" in (machine.root / "opt/companion/constraints.txt").read_text()
 
 
+def test_the_installers_help_is_its_usage_and_nothing_else(machine):
+    """`systemd/install.sh --help` printed its usage as shell comments, then a line of its code."""
+    code, out, calls = machine.run("--help")
+    lines = out.splitlines()
+    assert code == 0 and calls == [] and list(machine.tree()) == ["etc/os-release"]
+    assert lines[0].startswith("Install the companion as a service on Raspberry Pi OS")
+    assert any(line.strip().startswith("sudo systemd/install.sh --uninstall") for line in lines)
+    assert not any(line.startswith("#") or "set -e" in line for line in lines), out
+
+
 def test_an_unsupported_release_is_refused_before_any_change(machine):
     (machine.root / "etc/os-release").write_text("VERSION_CODENAME=buster\n")
     code, out, calls = machine.run()
