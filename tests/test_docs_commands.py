@@ -1,5 +1,6 @@
 """Every `companion ...` command the documents show is one the command line takes, as written: its options,
-its choices and the arguments it requires. A contributor, a hobbyist or a family copies them to the letter."""
+its choices and the arguments it requires; every `python -m companion...` tool they show has the options they
+give it. A contributor, a hobbyist or a family copies them to the letter."""
 from __future__ import annotations
 
 import contextlib
@@ -19,6 +20,7 @@ DOCUMENTS = sorted([ROOT / "README.md", *ROOT.glob("hardware/*.md"), *ROOT.glob(
 COMMAND = re.compile(r"`(companion (?:%s)\b[^`]*)`|^(companion (?:%s)\b.*)$" % (("|".join(COMMANDS),) * 2), re.M)
 # What stands for something else: [optional] parts, a|b choices, "and so on".
 PLACEHOLDER = re.compile(r"[\[|{]|\.\.\.|…")
+TOOL = re.compile(r"python3? -m (companion(?:\.\w+)+)([^`\n]*)")
 
 
 def shown_commands() -> list[tuple[str, str]]:
@@ -64,3 +66,25 @@ def test_a_command_a_document_shows_is_taken_as_written(path, line):
     if problem and words[-1].startswith("--") and "expected one argument" in problem:
         return  # `companion read --rotate`: the text names an option, and says its value around it
     assert problem is None, f"{path}: `{line}`: {problem}"
+
+
+def shown_tools() -> dict[str, set[str]]:
+    """{module: the options the documents give it}."""
+    tools: dict[str, set[str]] = {}
+    for path in DOCUMENTS:
+        for match in TOOL.finditer(path.read_text(encoding="utf-8")):
+            options = re.findall(r"(?<![\w-])--[a-z][\w-]*", match.group(2).split(" #")[0])
+            tools.setdefault(match.group(1), set()).update(options)
+    return tools
+
+
+@pytest.mark.parametrize("module", sorted(shown_tools()))
+def test_a_tool_a_document_shows_takes_the_options_it_gives(module):
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True, text=True, timeout=120,
+                          cwd=ROOT)
+    assert done.returncode == 0 and "usage:" in done.stdout, done.stderr
+    offered = set(re.findall(r"(?<![\w-])--[a-z][\w-]*", done.stdout))
+    assert sorted(shown_tools()[module] - offered) == []
