@@ -211,7 +211,6 @@ install_files() {
 }
 
 do_install() {
-    [ "$(id -u)" -eq 0 ] || [ "$ROOT" != "" ] || die "run me with sudo"
     local codename changed=no
     codename=$(release)
     constraints_for "$codename" >/dev/null
@@ -263,6 +262,7 @@ do_uninstall() {
     fi
 }
 
+[ "$(id -u)" -eq 0 ] || [ "$ROOT" != "" ] || die "run me with sudo"
 case "$MODE" in
     install) do_install ;;
     uninstall) do_uninstall ;;
