@@ -15,7 +15,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --root) ROOT=${2:?--root needs a directory}; shift 2 ;;
         --uninstall) MODE=uninstall; shift ;;
-        -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,8s/^# \{0,1\}//p' "$0"; exit 0 ;;
         *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -211,7 +211,6 @@ install_files() {
 }
 
 do_install() {
-    [ "$(id -u)" -eq 0 ] || [ "$ROOT" != "" ] || die "run me with sudo"
     local codename changed=no
     codename=$(release)
     constraints_for "$codename" >/dev/null
@@ -263,6 +262,7 @@ do_uninstall() {
     fi
 }
 
+[ "$(id -u)" -eq 0 ] || [ "$ROOT" != "" ] || die "run me with sudo"
 case "$MODE" in
     install) do_install ;;
     uninstall) do_uninstall ;;

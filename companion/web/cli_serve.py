@@ -2,8 +2,10 @@
 page, served by waitress. `--demo` plays recorded games instead of the camera and sensors."""
 from __future__ import annotations
 
+import errno
 import logging
 import math
+import os
 import signal
 import socket
 
@@ -55,7 +57,7 @@ def build(args, tap=None, record_dir=None):
         service = Service(settings, demo=args.demo, on_loop=heartbeat.beat if heartbeat else None,
                           demo_speed=args.demo_speed, tap=tap, record_dir=record_dir)
     except JournalError as exc:
-        raise CliError(str(exc)) from None
+        raise CliError(f"{exc}{_by_hand(settings.state_dir)}") from None
     app = create_app(service, allow_outside=settings["security"]["allow_outside"],
                      names=extra_names(settings["security"]["names"]),
                      max_streams=settings["service"]["max_streams"], demo=args.demo)
@@ -67,6 +69,17 @@ def build(args, tap=None, record_dir=None):
         install(app, codes)
         app.extensions["companion_join_codes"] = codes
     return settings, service, app, watchdog
+
+
+def _by_hand(state_dir) -> str:
+    """Run by hand on the service's folder (the default on a Pi), whose journal only the service may write: a
+    folder of one's own works, and a recording started there replays on its own."""
+    from pathlib import Path
+
+    files = [Path(state_dir), *(Path(state_dir) / name for name in ("journal.lock", "journal.sqlite3"))]
+    if os.environ.get("STATE_DIRECTORY") or all(os.access(f, os.W_OK) for f in files if f.exists()):
+        return ""
+    return "; if it is the service's, run by hand with a folder of your own: --state-dir DIR"
 
 
 def _watchdog():
@@ -124,9 +137,20 @@ def listen(app, host: str, port: int, threads: int):
     try:
         return page_server(app, host, port, threads)
     except OSError as exc:
-        raise CliError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        raise CliError(f"cannot listen on {host}:{port}: {exc.strerror or exc}{_what_to_do(exc, port)}") from None
     except ValueError as exc:
         raise CliError(f"cannot listen on {host}:{port}: {exc}") from None
+
+
+def _what_to_do(exc: OSError, port: int) -> str:
+    """A port below 1024 (the settings' 80 on a Pi) is the service's: systemd gives it the right to one, a
+    command run by hand (`companion record`, `serve`) has none."""
+    if exc.errno == errno.EACCES and 0 < port < 1024:
+        return ("; a port below 1024 needs the rights only the service has: run by hand, add --port 8080 "
+                "(and open the page on that port)")
+    if exc.errno == errno.EADDRINUSE:
+        return "; another program (the companion service?) uses it: stop it, or choose another with --port"
+    return ""
 
 
 def run(args, tap=None, record_dir=None) -> int:

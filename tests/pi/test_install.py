@@ -113,6 +113,33 @@ def test_trixie_takes_numpy_2(machine):
     assert "numpy>=2" in (machine.root / "opt/companion/constraints.txt").read_text()
 
 
+def test_the_installers_help_is_its_usage_and_nothing_else(machine):
+    """`systemd/install.sh --help` printed its usage as shell comments, then a line of its code."""
+    code, out, calls = machine.run("--help")
+    lines = out.splitlines()
+    assert code == 0 and calls == [] and list(machine.tree()) == ["etc/os-release"]
+    assert lines[0].startswith("Install the companion as a service on Raspberry Pi OS")
+    assert any(line.strip().startswith("sudo systemd/install.sh --uninstall") for line in lines)
+    assert not any(line.startswith("#") or "set -e" in line for line in lines), out
+
+
+@pytest.mark.parametrize("mode", [[], ["--uninstall"]])
+def test_without_sudo_the_installer_says_so_before_any_change(machine, tmp_path, mode):
+    """`systemd/install.sh --uninstall` typed without sudo disabled the service (polkit asks for the password),
+    then stopped at "rm: cannot remove ...: Permission denied", half removed. Run here on the real / as a login
+    would be, with every command that could change it (rm too) a fake that only notes its call."""
+    bin_ = tmp_path / "bin"  # the machine's fakes, with three more
+    for name, body in {"id": 'if [ "$1" = -u ] && [ -z "${2:-}" ]; then echo 1000; else exec /usr/bin/id "$@"; fi',
+                       "rm": 'echo "rm $*" >> "$FAKE/calls"', "mkdir": 'echo "mkdir $*" >> "$FAKE/calls"'}.items():
+        (bin_ / name).write_text(f"#!/usr/bin/env bash\n{body}\n")
+        (bin_ / name).chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_}:{os.environ['PATH']}", "FAKE": str(machine.fake)}
+    done = subprocess.run(["bash", str(INSTALLER), *mode], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and done.stdout == "", done.stdout
+    assert done.stderr.strip() == "companion-install: run me with sudo", done.stderr
+    assert (machine.fake / "calls").read_text() == ""
+
+
 def test_an_unsupported_release_is_refused_before_any_change(machine):
     (machine.root / "etc/os-release").write_text("VERSION_CODENAME=buster\n")
     code, out, calls = machine.run()

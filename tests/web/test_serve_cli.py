@@ -2,6 +2,7 @@
 import argparse
 import socket
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -26,11 +27,69 @@ def test_a_busy_port_is_named_and_the_journal_is_closed(tmp_path, monkeypatch):
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        with pytest.raises(CliError, match=rf"cannot listen on 127.0.0.1:{port}"):
+        with pytest.raises(CliError, match=rf"cannot listen on 127.0.0.1:{port}: .*choose another with --port"):
             cli_serve.run(_args(tmp_path, port))
     assert len(stopped) == 1
     with pytest.raises(sqlite3.ProgrammingError, match="closed database"):
         stopped[0].journal.meta("current_game")
+
+
+def without_root_rights(*rights: str) -> list[str]:
+    """The command prefix that runs a command as a login on a Pi would: without `rights` (capabilities) when
+    the tests run as root, as is; skipped when root cannot drop them."""
+    import os
+    import shutil
+
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv, which would drop root's rights")
+    return ["setpriv", "--bounding-set=" + ",".join(f"-{right}" for right in rights)]
+
+
+def record_by_hand(prefix: list[str], tmp_path, *options: str):
+    import subprocess
+    import sys
+
+    settings = tmp_path / "companion.toml"
+    settings.write_text('[service]\nhost = "127.0.0.1"\nport = 80\nmdns = false\n[sensors]\nbackend = "none"\n')
+    return subprocess.run([*prefix, sys.executable, "-m", "companion", "record", "--out", str(tmp_path / "bug"),
+                           "--settings", str(settings), *options], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parents[2])
+
+
+def test_recording_by_hand_on_the_services_port_80_says_to_add_a_port(tmp_path):
+    """On a Pi the settings say port 80, which only the service may open (systemd gives it the right):
+    `companion record --out ~/bug` run by hand, with the service stopped, was refused with a bare "Permission
+    denied"."""
+    import os
+
+    if os.geteuid() != 0 and int(Path("/proc/sys/net/ipv4/ip_unprivileged_port_start").read_text()) <= 80:
+        pytest.skip("this machine lets every user open port 80")
+    done = record_by_hand(without_root_rights("net_bind_service"), tmp_path, "--state-dir", str(tmp_path / "games"))
+    assert done.returncode == 2 and not (tmp_path / "bug").exists(), done.stderr
+    assert done.stderr.strip().startswith("companion record: cannot listen on 127.0.0.1:80: Permission denied; ")
+    assert "add --port 8080" in done.stderr
+
+
+def test_recording_by_hand_in_the_services_games_folder_says_to_use_a_folder_of_ones_own(tmp_path):
+    """On a Pi the games folder is the service's (/var/lib/companion, its journal writable by the service
+    alone): `companion record` run by hand there was refused with "check its permissions" only."""
+    from companion.table.journal import Journal
+
+    games = tmp_path / "services-games"
+    Journal(games).close()
+    for path in games.iterdir():
+        path.chmod(0o440)
+    games.chmod(0o550)
+    try:
+        done = record_by_hand(without_root_rights("dac_override", "dac_read_search", "fowner"), tmp_path,
+                              "--state-dir", str(games), "--port", "0")
+    finally:
+        games.chmod(0o750)
+    assert done.returncode == 2 and not (tmp_path / "bug").exists(), done.stderr
+    assert done.stderr.strip().startswith(f"companion record: the state directory {games} cannot be written")
+    assert done.stderr.strip().endswith("run by hand with a folder of your own: --state-dir DIR")
 
 
 @pytest.mark.parametrize("stop_signal", ["SIGTERM", "SIGINT"])
