@@ -90,6 +90,23 @@ def damaged_fix(path: Path) -> str:
             "the moved file (sqlite3's .dump)")
 
 
+def _lost_beside_its_log(path: Path) -> str | None:
+    """What to do about a journal file that is empty or gone while its write-ahead log holds steps, as a card
+    that did not keep what it was told was written can leave them: SQLite would delete the log and start an
+    empty journal without a word. None when the journal file is there, or there is no log."""
+    log = path.with_name(path.name + "-wal")
+    try:
+        logged = log.stat().st_size
+        if not logged or (path.exists() and path.stat().st_size):
+            return None
+    except OSError:  # no log, or one this user may not look at: SQLite says what it finds
+        return None
+    state = "empty" if path.exists() else "missing"
+    return (f"the game journal {path} is {state}, but its write-ahead log {log.name} holds {logged} bytes of its "
+            f"games (the memory card lost what it was told was written?): keep a copy of the folder, then "
+            f"{damaged_fix(path)}")
+
+
 def _no_room(path: Path) -> str:
     return (f"no room left where the games are kept ({path.parent}): free some space on the memory card "
             "or disk")
@@ -200,6 +217,10 @@ class Journal:
                 raise JournalError(_folder_problem(self.path.parent, exc) or
                                    f"the old journal in {self.path.parent} cannot be removed ({exc.strerror}): "
                                    "check the state directory's permissions") from None
+        lost = None if fresh else _lost_beside_its_log(self.path)
+        if lost:
+            self._folder_lock.release()
+            raise JournalError(lost)
         self._db: sqlite3.Connection | None = None
         self.has_played_at = True
         try:
