@@ -91,9 +91,9 @@ def damaged_fix(path: Path) -> str:
 
 
 def _lost_beside_its_log(path: Path) -> str | None:
-    """What to do about a journal file that is empty or gone while its write-ahead log holds steps, as a card
-    that did not keep what it was told was written can leave them: SQLite would delete the log and start an
-    empty journal without a word. None when the journal file is there, or there is no log."""
+    """What is wrong when the journal file is empty or gone while its write-ahead log holds steps, as a card
+    that did not keep what it was told was written can leave them: SQLite, even reading, would delete the log
+    and start an empty journal without a word. None when the journal file is there, or there is no log."""
     log = path.with_name(path.name + "-wal")
     try:
         logged = log.stat().st_size
@@ -103,8 +103,11 @@ def _lost_beside_its_log(path: Path) -> str | None:
         return None
     state = "empty" if path.exists() else "missing"
     return (f"the game journal {path} is {state}, but its write-ahead log {log.name} holds {logged} bytes of its "
-            f"games (the memory card lost what it was told was written?): keep a copy of the folder, then "
-            f"{damaged_fix(path)}")
+            "games (the memory card lost what it was told was written?)")
+
+
+def _rescue_fix(path: Path) -> str:
+    return f"keep a copy of the folder, then {damaged_fix(path)}"
 
 
 def _no_room(path: Path) -> str:
@@ -220,7 +223,7 @@ class Journal:
         lost = None if fresh else _lost_beside_its_log(self.path)
         if lost:
             self._folder_lock.release()
-            raise JournalError(lost)
+            raise JournalError(f"{lost}: {_rescue_fix(self.path)}")
         self._db: sqlite3.Connection | None = None
         self.has_played_at = True
         try:
@@ -413,6 +416,9 @@ def check_file(path: str | Path) -> tuple[bool, str, str] | None:
     doctor`): None when its pages are sound, else (damaged, the problem, what to do); damaged is False when it
     could not be read at all."""
     path = Path(path)
+    lost = _lost_beside_its_log(path)
+    if lost:
+        return True, lost, _rescue_fix(path)
     unreadable = f"the game journal {path} could not be checked"
     try:
         db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
