@@ -343,3 +343,31 @@ def test_a_game_over_with_no_winner_is_not_said_to_have_no_winner_yet(tmp_path, 
     code, out, err = run_cli("replay", str(tmp_path / "s"), "--fast")
     assert code == 0 and ", over;" in out, out
     assert "nobody yet" not in out, out
+
+
+def test_a_recording_said_recorded_is_on_the_card_before_it_says_so(tmp_path, run_cli, monkeypatch):
+    """A Pi is switched off at the wall soon after `companion record` says "recorded to". Its events, frames and
+    their index were written without a sync each (that would stall the camera on the card): the system keeps
+    them up to half a minute before writing them. The end of the recording has them written first."""
+    import os
+
+    from companion.events import BananaSqueaked
+    from companion.web import cli_serve
+
+    written = []
+    monkeypatch.setattr(os, "sync", lambda: written.append(read_events(tmp_path / "rec")))
+
+    def serve(args, tap=None, record_dir=None):
+        table = Table(Journal(tmp_path / "games"), tap=tap).start()
+        try:
+            table.submit(BananaSqueaked(t=1)).result(10)
+        finally:
+            table.stop()
+            table.journal.close()
+        return 0
+
+    monkeypatch.setattr(cli_serve, "run", serve)
+    code, out, err = run_cli("record", "--out", str(tmp_path / "rec"), "--state-dir", str(tmp_path / "games"))
+    assert code == 0 and "recorded to" in out, (code, out, err)
+    assert written and len(written[-1]) == len(read_events(tmp_path / "rec")) > 0, \
+        "everything recorded was handed to the card once the recording ended"
