@@ -188,7 +188,8 @@ def _storage_error(exc: sqlite3.Error) -> bool:
 
 
 class Journal:
-    """Owned by the table thread; other threads (history pages) read through `read_only()` connections."""
+    """Owned by the table thread; other threads (the history pages) read on its connection, one at a time
+    (`_reading`)."""
 
     FILE_NAME = "journal.sqlite3"
 
