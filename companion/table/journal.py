@@ -37,6 +37,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
+from ..durable import make_folder
 from .state_lock import (FolderInUse, FolderReadOnly, StateDirLock, card_read_only, read_only_filesystem,
                          read_only_message)
 
@@ -197,7 +198,7 @@ class Journal:
         """`fresh` starts from an empty journal, once no other companion has the folder (the demo)."""
         self.path = Path(state_dir) / self.FILE_NAME
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_folder(self.path.parent)
         except FileExistsError:
             raise JournalError(f"the state directory {self.path.parent} is a file, not a directory") from None
         except OSError as exc:
