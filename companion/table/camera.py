@@ -419,7 +419,10 @@ def open_camera(settings, sink: Callable[[Event], Any], record_dir=None, last_ro
         from .reread import CameraSetup, write_camera_setup
 
         feed.camera_setup = CameraSetup("pips", tray_text(tray), camera["zones"], camera["settle_ms"])
-        write_camera_setup(record_dir, feed.camera_setup)  # so `companion replay --frames` reads as live did
+        try:
+            write_camera_setup(record_dir, feed.camera_setup)  # so `companion replay --frames` reads as live did
+        except OSError as exc:  # a full or read-only card: the dice are read all the same
+            feed._stop_recording(time.monotonic_ns(), exc)
     return feed.start()
 
 

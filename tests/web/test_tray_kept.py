@@ -137,3 +137,19 @@ def test_a_tray_set_while_recording_on_a_full_card_is_used_and_the_recording_kee
     finally:
         service.stop()
     assert read_camera_setup(recording).tray == "10,20,300,200", "the recording's camera setup was not emptied"
+
+
+def test_a_recording_started_on_a_full_card_stops_recording_frames_not_the_camera(tmp_path, frames):
+    """`companion record` notes the camera's setup first (camera.json): when the card will not take it, the family
+    still plays with the camera, and the page says the frames are not recorded."""
+    recording = tmp_path / "session"
+    (recording / "camera.json" / "in-the-way").mkdir(parents=True)  # as a full or read-only card
+    service = Service(settings(tmp_path, frames), record_dir=recording).start()
+    try:
+        page = create_app(service).test_client()
+        assert page.get("/api/tray").status_code == 200, "the camera is there"
+        health = page.get("/api/state").get_json()["health"]
+        assert health.get("camera", {}).get("state") != "missing", health
+        assert "the camera's frames are no longer recorded" in health["recording"]["message"], health
+    finally:
+        service.stop()
