@@ -365,7 +365,7 @@ def check_journal(state_dir: Path) -> Check:
 
     path = state_dir / Journal.FILE_NAME
     try:
-        there = path.is_file()
+        there = path.is_file() or path.with_name(path.name + "-wal").is_file()
     except OSError as exc:  # a folder this user may not look into
         return Check("journal", WARN, f"the game journal in {state_dir} could not be checked ({exc.strerror})",
                      "run the check as a user of the state directory (or with sudo)")

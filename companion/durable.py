@@ -1,7 +1,10 @@
 """Small state files (the join code, the page's tray, taught dice, the demo's cache) written whole or not at
-all: a power cut during a write leaves the old file or the new one, never half of one."""
+all: a power cut during a write leaves the old file or the new one, never half of one; and the game journal's
+folder, like theirs, made to outlive one (`make_folder`)."""
 from __future__ import annotations
 
+import contextlib
+import itertools
 import json
 import os
 import tempfile
@@ -20,7 +23,7 @@ def write_bytes(path: str | Path, data: bytes, *, mode: int = 0o644, sync_folder
     folder synced. A caller writing many files into one folder may pass `sync_folder=False` and call
     `fsync_folder(folder)` once after the last. Raises OSError."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path.parent)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as out:
@@ -34,6 +37,17 @@ def write_bytes(path: str | Path, data: bytes, *, mode: int = 0o644, sync_folder
         raise
     if sync_folder:
         fsync_folder(path.parent)
+
+
+def make_folder(folder: str | Path) -> None:
+    """Make `folder` and the folders missing above it, each synced into the one holding it: a power cut loses
+    neither their names nor what is kept in them. Raises OSError."""
+    folder = Path(folder)
+    missing = list(itertools.takewhile(lambda above: not above.exists(), (folder, *folder.parents)))
+    folder.mkdir(parents=True, exist_ok=True)
+    for made in reversed(missing):
+        with contextlib.suppress(PermissionError):  # a folder above this user may write in but not open
+            fsync_folder(made.parent)
 
 
 def fsync_folder(folder: str | Path) -> None:

@@ -287,13 +287,20 @@ class CameraFeed:
         """The tray region in pixels, used from the next frame on and kept for the next start; None: "auto",
         found on its own. Raises TrayNotKept when it is used but could not be kept."""
         self.pipeline.set_tray(box)
-        self._record_tray(box)
+        not_kept = []
         if self.tray_choice is not None:
             try:
                 self.tray_choice.save(box)
             except OSError as exc:
-                raise TrayNotKept(f"the tray is set, but it could not be kept for the next start "
-                                  f"({exc.strerror or exc}); set it again after a restart") from None
+                not_kept.append(f"it could not be kept for the next start ({exc.strerror or exc}); set it again "
+                                "after a restart")
+        try:
+            self._record_tray(box)
+        except OSError as exc:
+            not_kept.append(f"the recording could not note it ({exc.strerror or exc}): `companion replay --frames` "
+                            "re-reads its frames with the tray noted before")
+        if not_kept:
+            raise TrayNotKept("the tray is set, but " + "; and ".join(not_kept))
 
     def _record_tray(self, box) -> None:
         setup = getattr(self, "camera_setup", None)
@@ -412,7 +419,10 @@ def open_camera(settings, sink: Callable[[Event], Any], record_dir=None, last_ro
         from .reread import CameraSetup, write_camera_setup
 
         feed.camera_setup = CameraSetup("pips", tray_text(tray), camera["zones"], camera["settle_ms"])
-        write_camera_setup(record_dir, feed.camera_setup)  # so `companion replay --frames` reads as live did
+        try:
+            write_camera_setup(record_dir, feed.camera_setup)  # so `companion replay --frames` reads as live did
+        except OSError as exc:  # a full or read-only card: the dice are read all the same
+            feed._stop_recording(time.monotonic_ns(), exc)
     return feed.start()
 
 

@@ -7,6 +7,7 @@ the camera's frames of every roll, with their truth, to re-read with `companion 
 """
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -56,11 +57,19 @@ def run(args) -> int:
         _unmake(out, made)
         raise
     except BaseException:
-        recorder.close()
+        _finish(recorder)
         raise
-    recorder.close()
+    _finish(recorder)
     print(f"recorded to {out}")
     return code
+
+
+def _finish(recorder) -> None:
+    """The events closed, and everything recorded written to the card before the recording is said to be done: a
+    Pi is switched off at the wall, and its events, frames and their index were written without a sync each (that
+    would stall the camera), which the system may keep for half a minute."""
+    recorder.close()
+    os.sync()
 
 
 def _make(out: Path) -> Path | None:

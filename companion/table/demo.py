@@ -19,7 +19,7 @@ from typing import Any
 from ..durable import fsync_folder, write_bytes
 from ..events import Event
 from ..games import registry
-from .journal import JournalError
+from .journal import JournalError, _folder_problem
 from .owner import Table
 from .recording import EVENTS_FILE, events_text, read_events
 from .sessions import generate
@@ -31,9 +31,14 @@ DEMO_SEEDS = {"matterhorn": 0, "mountain-goats": 11, "magic-mountain": 3, "banan
 DEMO_PLAYERS = {"matterhorn": 2, "mountain-goats": 3, "magic-mountain": 2, "banana-matcho": 3}
 
 
+class DemoNotWritten(RuntimeError):
+    """The demo's sessions cannot be written into the state directory (a full or read-only card): the message
+    says what to do."""
+
+
 def demo_sessions(cache_dir: str | Path) -> list[Path]:
     """The demo session of every game this build has, generated once into `cache_dir`; one found there
-    that is not the whole session (a power cut while it was written) is written again."""
+    that is not the whole session (a power cut while it was written) is written again. Raises DemoNotWritten."""
     root = Path(cache_dir) / f"demo-sessions-{DEMO_VERSION}"
     out = []
     for name, seed in DEMO_SEEDS.items():
@@ -52,8 +57,13 @@ def demo_sessions(cache_dir: str | Path) -> list[Path]:
             if kept is not None:
                 log.warning("the demo's %s session in %s is damaged (a power cut while it was written?): "
                             "written again, and its pictures drawn again", name, path)
-            _forget_film(directory)
-            write_bytes(path, whole)
+            try:
+                _forget_film(directory)
+                write_bytes(path, whole)
+            except OSError as exc:
+                raise DemoNotWritten("the demo's games cannot be written: " + (
+                    _folder_problem(Path(cache_dir), exc) or f"{root} cannot be written ({exc.strerror or exc})")) \
+                    from None
         out.append(directory)
     return out
 

@@ -37,6 +37,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
+from ..durable import make_folder
 from .state_lock import (FolderInUse, FolderReadOnly, StateDirLock, card_read_only, read_only_filesystem,
                          read_only_message)
 
@@ -88,6 +89,26 @@ def damaged_fix(path: Path) -> str:
             f"mv {path}* {path.parent}/damaged/`), and the companion starts a new, empty journal. Its games are "
             "lost unless you put back a copy; someone who knows SQLite can often rescue most of their steps from "
             "the moved file (sqlite3's .dump)")
+
+
+def _lost_beside_its_log(path: Path) -> str | None:
+    """What is wrong when the journal file is empty or gone while its write-ahead log holds steps, as a card
+    that did not keep what it was told was written can leave them: SQLite, even reading, would delete the log
+    and start an empty journal without a word. None when the journal file is there, or there is no log."""
+    log = path.with_name(path.name + "-wal")
+    try:
+        logged = log.stat().st_size
+        if not logged or (path.exists() and path.stat().st_size):
+            return None
+    except OSError:  # no log, or one this user may not look at: SQLite says what it finds
+        return None
+    state = "empty" if path.exists() else "missing"
+    return (f"the game journal {path} is {state}, but its write-ahead log {log.name} holds {logged} bytes of its "
+            "games (the memory card lost what it was told was written?)")
+
+
+def _rescue_fix(path: Path) -> str:
+    return f"keep a copy of the folder, then {damaged_fix(path)}"
 
 
 def _no_room(path: Path) -> str:
@@ -168,7 +189,8 @@ def _storage_error(exc: sqlite3.Error) -> bool:
 
 
 class Journal:
-    """Owned by the table thread; other threads (history pages) read through `read_only()` connections."""
+    """Owned by the table thread; other threads (the history pages) read on its connection, one at a time
+    (`_reading`)."""
 
     FILE_NAME = "journal.sqlite3"
 
@@ -176,7 +198,7 @@ class Journal:
         """`fresh` starts from an empty journal, once no other companion has the folder (the demo)."""
         self.path = Path(state_dir) / self.FILE_NAME
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_folder(self.path.parent)
         except FileExistsError:
             raise JournalError(f"the state directory {self.path.parent} is a file, not a directory") from None
         except OSError as exc:
@@ -200,6 +222,10 @@ class Journal:
                 raise JournalError(_folder_problem(self.path.parent, exc) or
                                    f"the old journal in {self.path.parent} cannot be removed ({exc.strerror}): "
                                    "check the state directory's permissions") from None
+        lost = None if fresh else _lost_beside_its_log(self.path)
+        if lost:
+            self._folder_lock.release()
+            raise JournalError(f"{lost}: {_rescue_fix(self.path)}")
         self._db: sqlite3.Connection | None = None
         self.has_played_at = True
         try:
@@ -392,6 +418,9 @@ def check_file(path: str | Path) -> tuple[bool, str, str] | None:
     doctor`): None when its pages are sound, else (damaged, the problem, what to do); damaged is False when it
     could not be read at all."""
     path = Path(path)
+    lost = _lost_beside_its_log(path)
+    if lost:
+        return True, lost, _rescue_fix(path)
     unreadable = f"the game journal {path} could not be checked"
     try:
         db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)

@@ -28,8 +28,9 @@ class BadRecording(ValueError):
 class EventRecorder:
     """Appends every event to events.jsonl, flushed line by line to the operating system but not fsynced
     (that would stall every event on the SD card): a crash of the process loses at most the line being
-    written, a power cut the lines of the last seconds, which the system had not yet written to the disk.
-    The game itself is in the journal, which a power cut does not lose."""
+    written, a power cut the lines of the last seconds, which the system had not yet written to the disk
+    (`companion record` has them written when it ends). The game itself is in the journal, which a power cut
+    does not lose."""
 
     def __init__(self, directory: str | Path):
         self.directory = Path(directory)

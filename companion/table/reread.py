@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
+from ..durable import write_bytes
 from ..events import DiceSettled, DieReading, Event, ZoneState
 from .session_frames import TRUTH_FILE
 
@@ -50,7 +51,9 @@ class CameraSetup:
 
 
 def write_camera_setup(directory: str | Path, setup: CameraSetup) -> None:
-    (Path(directory) / CAMERA_FILE).write_text(json.dumps(setup.to_json()) + "\n", encoding="utf-8")
+    """Written whole or not at all (companion.durable): a full card or a power cut while the tray set on the page is
+    noted keeps the setup noted before. Raises OSError."""
+    write_bytes(Path(directory) / CAMERA_FILE, (json.dumps(setup.to_json()) + "\n").encode("utf-8"))
 
 
 def read_camera_setup(directory: str | Path) -> CameraSetup:

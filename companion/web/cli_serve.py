@@ -163,7 +163,14 @@ def run(args, tap=None, record_dir=None) -> int:
         service.stop()  # closes the journal the service opened; nothing was started
         raise
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    service.start()
+    from ..table.demo import DemoNotWritten
+
+    try:
+        service.start()
+    except DemoNotWritten as exc:
+        server.close()
+        service.stop()
+        raise CliError(str(exc)) from None
     port = listening_port(server)
     announcer = None if args.demo else _announce(settings, port)
     urls = _addresses(settings, port, announced=announcer is not None)

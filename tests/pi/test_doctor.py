@@ -322,3 +322,24 @@ def test_a_card_switched_to_read_only_is_named_with_what_to_do(tmp_path):
     check = by_name(run_checks(machine, settings_file(tmp_path)))["disk"]
     assert check.status == FAIL and "switched to read-only" in check.message
     assert "restart the Pi" in check.fix and "replace the memory card" in check.fix
+
+
+def test_a_journal_the_card_emptied_beside_its_write_ahead_log_is_named_and_the_log_left_alone(tmp_path):
+    """Opened, even read-only, SQLite would delete the log that holds the evening's steps."""
+    from companion.table.journal import Journal
+    from companion.table.owner import Table
+
+    table = Table(Journal(tmp_path / "state")).start()
+    assert table.request({"do": "start", "game": "matterhorn", "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
+    table.stop()
+    path = table.journal.path
+    log = path.with_name(path.name + "-wal")
+    steps = log.read_bytes()  # as the power went
+    table.journal.close()
+    log.write_bytes(steps)
+    path.write_bytes(b"")
+    lost = by_name(run_checks(fake_machine(tmp_path), settings_file(tmp_path)))["journal"]
+    assert lost.status == FAIL, lost
+    assert lost.message.startswith(f"the game journal {path} is empty, but its write-ahead log {log.name} holds ")
+    assert lost.fix.startswith("keep a copy of the folder") and "new, empty journal" in lost.fix
+    assert log.read_bytes() == steps, "the doctor changes nothing"

@@ -79,6 +79,33 @@ def test_serve_stops_on_a_damaged_journal_with_the_message_not_a_traceback(tmp_p
     assert companion_holding(state) is None
 
 
+@pytest.mark.parametrize("lost", ["emptied", "gone"])
+def test_a_journal_file_the_card_lost_beside_its_write_ahead_log_is_said_and_the_log_kept_for_rescue(tmp_path, lost):
+    """A card that did not keep what it was told was written can leave the journal file empty (or without its name)
+    beside its write-ahead log, which holds the evening's steps: SQLite would delete that log and start an empty
+    journal without a word."""
+    live, state = tmp_path / "live", tmp_path / "state"
+    table = Table(Journal(live)).start()
+    assert table.request(START).ok
+    assert table.request({"do": "dice", "values": [3, 4]}).ok
+    table.stop()
+    state.mkdir()
+    shutil.copy(live / "journal.sqlite3-wal", state)  # as the power went, with the companion running
+    table.journal.close()
+    path, log = state / Journal.FILE_NAME, state / "journal.sqlite3-wal"
+    if lost == "emptied":
+        path.write_bytes(b"")
+    steps = log.read_bytes()
+    with pytest.raises(JournalError) as refused:
+        Table(Journal(state))
+    message = str(refused.value)
+    assert message.startswith(f"the game journal {path} is {'empty' if lost == 'emptied' else 'missing'}, but its "
+                              f"write-ahead log {log.name} holds ")
+    assert "move it away" in message and ".dump" in message
+    assert log.read_bytes() == steps, "the write-ahead log is kept as it was, for a rescue"
+    assert companion_holding(state) is None, "the folder is let go"
+
+
 class Failing:
     """A connection whose every statement fails the way SQLite does on a damaged page."""
 

@@ -280,29 +280,38 @@ def test_a_video_this_opencv_cannot_decode_is_not_called_damaged(tmp_path, run_c
     assert code == 2 and "damaged" not in err and "FFV1" in err, err
 
 
+def serving_one_squeak(games, then=lambda table: None):
+    """`companion serve` as `record` runs it, hearing one squeak and stopped: `then(table)` before it stops."""
+    from companion.events import BananaSqueaked
+
+    def serve(args, tap=None, record_dir=None):
+        table = Table(Journal(games), tap=tap).start()
+        try:
+            table.submit(BananaSqueaked(t=1)).result(10)
+            then(table)
+        finally:
+            table.stop()
+            table.journal.close()
+        return 0
+
+    return serve
+
+
 def test_a_recording_whose_disk_filled_up_ends_without_a_traceback(tmp_path, run_cli, monkeypatch):
     """`companion record` on a card or stick that fills up during the evening: the page said "the recording
     stopped; the game goes on" (Table._record). When the family stops it, `record` must end with its usual
     line, not a traceback from closing the events file (the lines it could not write are still buffered)."""
     import builtins
 
-    from companion.events import BananaSqueaked
     from companion.table import recording
     from companion.web import cli_serve
 
     monkeypatch.setattr(recording, "open", lambda *a, **k: builtins.open("/dev/full", "a"), raising=False)
 
-    def serve(args, tap=None, record_dir=None):  # the service for one event, on a full disk
-        table = Table(Journal(tmp_path / "games"), tap=tap).start()
-        try:
-            table.submit(BananaSqueaked(t=1)).result(10)
-            assert table.health["recording"]["state"] == "error"
-        finally:
-            table.stop()
-            table.journal.close()
-        return 0
+    def stopped(table):
+        assert table.health["recording"]["state"] == "error"
 
-    monkeypatch.setattr(cli_serve, "run", serve)
+    monkeypatch.setattr(cli_serve, "run", serving_one_squeak(tmp_path / "games", stopped))  # on a full disk
     code, out, err = run_cli("record", "--out", str(tmp_path / "rec"), "--state-dir", str(tmp_path / "games"))
     assert code == 0 and "recorded to" in out, (code, out, err)
 
@@ -343,3 +352,20 @@ def test_a_game_over_with_no_winner_is_not_said_to_have_no_winner_yet(tmp_path, 
     code, out, err = run_cli("replay", str(tmp_path / "s"), "--fast")
     assert code == 0 and ", over;" in out, out
     assert "nobody yet" not in out, out
+
+
+def test_a_recording_said_recorded_is_on_the_card_before_it_says_so(tmp_path, run_cli, monkeypatch):
+    """A Pi is switched off at the wall soon after `companion record` says "recorded to". Its events, frames and
+    their index were written without a sync each (that would stall the camera on the card): the system keeps
+    them up to half a minute before writing them. The end of the recording has them written first."""
+    import os
+
+    from companion.web import cli_serve
+
+    written = []
+    monkeypatch.setattr(os, "sync", lambda: written.append(read_events(tmp_path / "rec")))
+    monkeypatch.setattr(cli_serve, "run", serving_one_squeak(tmp_path / "games"))
+    code, out, err = run_cli("record", "--out", str(tmp_path / "rec"), "--state-dir", str(tmp_path / "games"))
+    assert code == 0 and "recorded to" in out, (code, out, err)
+    assert written and len(written[-1]) == len(read_events(tmp_path / "rec")) > 0, \
+        "everything recorded was handed to the card once the recording ended"

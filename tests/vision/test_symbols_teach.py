@@ -148,6 +148,21 @@ def test_a_crash_while_saving_keeps_what_was_taught(run_cli, tmp_path, monkeypat
     assert sorted(p.name for p in folder.iterdir()) == ["matcho.json"]  # no half-written file left behind
 
 
+def test_the_first_dice_taught_are_in_folders_whose_names_the_card_keeps(run_cli, tmp_path, monkeypatch):
+    """The first face taught makes the folders symbols/ and symbols/<box>/: a power cut soon after must not lose
+    them (and the taught file in them) because their names were never written to the card."""
+    import os
+
+    state = tmp_path / "state"
+    state.mkdir()  # the service's, there before any teaching
+    synced = []
+    real = os.fsync
+    monkeypatch.setattr("companion.durable.os.fsync",
+                        lambda fd: (synced.append(os.readlink(f"/proc/self/fd/{fd}")), real(fd))[1])
+    teach_all(run_cli, tmp_path, "matcho", ["matcho"], str(state))
+    assert str(state / "symbols") in synced and str(state) in synced, synced
+
+
 def test_on_a_pi_with_the_service_installed_dice_are_taught_where_the_service_reads_them(run_cli, tmp_path,
                                                                                        monkeypatch):
     """Taught by hand (as the user pi, whose own state folder the service never reads), they go into the

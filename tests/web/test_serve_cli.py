@@ -170,3 +170,28 @@ def test_a_restart_whose_port_another_program_took_says_so(tmp_path):
         squatter.listen()
         with pytest.raises(AssertionError, match=rf"cannot start again on port {companion.port}: another program"):
             companion.start()
+
+
+def test_a_demo_on_a_full_card_says_there_is_no_room_and_the_journal_is_closed(tmp_path, monkeypatch):
+    """The demo writes its games into the state directory the first time: a card with no room for them is said in
+    one line, not a traceback with the page left half started."""
+    import errno
+    import os
+
+    from companion.table import demo
+
+    def no_room(*_, **__):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setenv("COMPANION_SERVICE_MDNS", "off")
+    monkeypatch.setattr(demo, "write_bytes", no_room)
+    stopped = []
+    monkeypatch.setattr(Service, "stop", lambda self, _stop=Service.stop: (stopped.append(self), _stop(self))[1])
+    args = _args(tmp_path, 0)
+    args.demo = True
+    with pytest.raises(CliError, match=r"the demo's games cannot be written: no room left where the games are kept "
+                                       rf"\({tmp_path / 'state'}.*\): free some space"):
+        cli_serve.run(args)
+    assert len(stopped) == 1
+    with pytest.raises(sqlite3.ProgrammingError, match="closed database"):
+        stopped[0].journal.meta("current_game")

@@ -2,11 +2,16 @@
 and an edit of camera.tray in the settings made afterwards wins."""
 from __future__ import annotations
 
+import errno
+import io
+import os
+
 import cv2
 import numpy as np
 import pytest
 
 from companion.config import load_settings
+from companion.table.reread import read_camera_setup
 from companion.table.service import Service
 from companion.web.app import create_app
 
@@ -93,3 +98,58 @@ def test_without_a_camera_there_is_no_tray_to_show(tmp_path):
     with Running(missing) as running:
         reply = running.page.get("/api/tray")
         assert reply.status_code == 404 and "no camera" in reply.get_json()["message"]
+
+
+class FullCard:
+    """Every file opened for writing while `full` takes no data (ENOSPC), as on a memory card that filled up:
+    opening one to write it over has emptied it all the same."""
+
+    def __init__(self, monkeypatch):
+        self.full = False
+        real_open = io.open
+
+        def open_on_the_card(file, mode="r", *args, **kwargs):
+            opened = real_open(file, mode, *args, **kwargs)
+            if self.full and any(c in mode for c in "wax+"):
+                def no_room(*_):
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+                opened.write = no_room
+            return opened
+
+        monkeypatch.setattr(io, "open", open_on_the_card)
+
+
+def test_a_tray_set_while_recording_on_a_full_card_is_used_and_the_recording_keeps_its_camera_setup(
+        tmp_path, frames, monkeypatch):
+    card = FullCard(monkeypatch)
+    recording = tmp_path / "session"
+    recording.mkdir()
+    service = Service(settings(tmp_path, frames), record_dir=recording).start()
+    try:
+        page = create_app(service).test_client()
+        assert page.post("/api/tray", json={"tray": [10, 20, 300, 200]}).status_code == 200
+        card.full = True
+        reply = page.post("/api/tray", json={"tray": [30, 40, 500, 400]})
+        card.full = False
+        assert reply.status_code == 200, reply.get_data(as_text=True)
+        assert reply.get_json()["warning"].startswith("the tray is set, but")
+        assert page.get("/api/tray").get_json()["tray"] == [30, 40, 500, 400]
+    finally:
+        service.stop()
+    assert read_camera_setup(recording).tray == "10,20,300,200", "the recording's camera setup was not emptied"
+
+
+def test_a_recording_started_on_a_full_card_stops_recording_frames_not_the_camera(tmp_path, frames):
+    """`companion record` notes the camera's setup first (camera.json): when the card will not take it, the family
+    still plays with the camera, and the page says the frames are not recorded."""
+    recording = tmp_path / "session"
+    (recording / "camera.json" / "in-the-way").mkdir(parents=True)  # as a full or read-only card
+    service = Service(settings(tmp_path, frames), record_dir=recording).start()
+    try:
+        page = create_app(service).test_client()
+        assert page.get("/api/tray").status_code == 200, "the camera is there"
+        health = page.get("/api/state").get_json()["health"]
+        assert health.get("camera", {}).get("state") != "missing", health
+        assert "the camera's frames are no longer recorded" in health["recording"]["message"], health
+    finally:
+        service.stop()
