@@ -505,3 +505,18 @@ def test_an_option_given_twice_adds_to_it_as_one_list_would(run_cli, command, on
     assert run_cli(*command, *once, "--json") == run_cli(*command, *twice, "--json")
     code, _, err = run_cli(*command, *twice[:2], *twice[:2], "--json")
     assert code == 2 and "twice" in err, err
+
+
+def test_a_goat_on_the_big_mountain_may_be_said_to_be_at_the_foot_of_its_path(run_cli):
+    """Every goat given with --goats (those at the foot as 0, the default) and one of them on the Big Mountain:
+    the goat on the Big Mountain comes back to the foot, so "--goats 7=0" agrees with it, and the odds are those
+    without it. A goat up its path (7=2) cannot be on the Big Mountain as well."""
+    goats = ["--big-mountain", "--roll", "3", "4", "5", "6", "--big-goats", "7=15", "--json", "--goats", "5=2"]
+    code, said, err = run_cli("odds", "mountain-goats", *goats, "7=0")
+    assert code == 0, err
+    code, unsaid, err = run_cli("odds", "mountain-goats", *goats)
+    assert code == 0 and json.loads(said) == json.loads(unsaid), err
+    assert any("bring the 7 goat back from the Big Mountain to the foot" in move["text"]
+               for move in json.loads(said)["moves"])
+    code, _, err = run_cli("odds", "mountain-goats", *goats, "7=2")
+    assert code == 2 and "your goat of mountain 7 cannot stand on its path (--goats 7=2)" in err

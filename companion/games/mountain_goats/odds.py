@@ -311,7 +311,8 @@ def place_big_mountain_goats(state: MountainGoatsState, args: argparse.Namespace
     if given and not args.big_mountain:
         raise BadConfig(f"{given[0]} places goats on the Big Mountain: add --big-mountain")
     _check_each_mountain_once("--big-goats", args.big_goats)
-    on_path = dict(args.goats)
+    # a goat on the Big Mountain comes back to the foot: --goats M=0 (the default, said) agrees with it
+    on_path = {mountain: position for mountain, position in args.goats if position}
     for mountain, space in args.big_goats:
         if mountain in on_path:
             raise BadConfig(f"your goat of mountain {mountain} cannot stand on its path (--goats {mountain}="
