@@ -221,3 +221,36 @@ def test_an_idle_phone_does_not_keep_showing_a_join_code_that_no_longer_works(
         assert shown in (None, codes.code), f"the foot still shows the old code {shown}; the code is now {codes.code}"
     finally:
         page.close()
+
+
+def test_the_page_asks_for_the_code_in_the_servers_words(browser, served, service, tmp_path, monkeypatch):  # noqa: F811
+    """The words about joining were written twice, in joincode.py (the refusals) and in app.js (the prompt), and
+    could drift apart: the page now takes them from the server. Changed there, the prompt, the button and the
+    refusal all say the new words."""
+    monkeypatch.setattr(joincode, "WHERE_THE_CODE_IS", "It is on the fridge.")
+    monkeypatch.setattr(joincode, "JOIN_BUTTON", "Join the table")
+    base, codes, page, errors = phone_not_joined(browser, served, service, tmp_path, monkeypatch)
+    try:
+        asked, answers = [], [None, "000000" if codes.code != "000000" else "111111"]  # cancelled, then wrong
+
+        def answer(dialog):
+            asked.append(dialog.message)
+            code = answers.pop(0) if answers else None
+            dialog.accept(code) if code else dialog.dismiss()
+
+        page.on("dialog", answer)
+        page.wait_for_selector("#chance-faces button")
+        for _ in range(4):
+            page.locator("#chance-faces button").nth(0).click()
+        page.click("#chance-send")
+        join = page.get_by_role("button", name="Join the table")
+        join.wait_for()
+        join.click()
+        page.wait_for_selector("#toast:not([hidden])")
+        page.wait_for_function("document.querySelector('#toast-text').textContent.includes('fridge')")
+        assert asked == [f"Enter the {joincode.CODE_DIGITS}-digit join code. It is on the fridge."] * 2, asked
+        assert page.text_content("#toast-text") == ("That is not the join code. It is on the fridge. Then tap "
+                                                    "\"Join the table\" again.")
+        assert errors == []
+    finally:
+        page.close()
