@@ -67,8 +67,9 @@ def _test(args, settings, pin_map: PinMap, backend: str) -> int:
 
     section = settings["sensors"]
     events: queue.Queue[Event] = queue.Queue()
+    clock = DemoClock()
     try:
-        kit = SensorKit(pin_map, events, backend=backend, hub_port=args.hub_port or section["hub_port"])
+        kit = SensorKit(pin_map, events, clock, backend=backend, hub_port=args.hub_port or section["hub_port"])
     except (ValueError, ImportError) as exc:
         raise CliError(str(exc)) from None
     print(f"sensors test: backend {backend}, pin map {pin_map.source}")
@@ -77,6 +78,8 @@ def _test(args, settings, pin_map: PinMap, backend: str) -> int:
     print("Ctrl-C stops." if args.seconds is None else f"stopping after {args.seconds:g} s (Ctrl-C stops sooner).")
     sys.stdout.flush()
     start = kit.clock()  # before the backend opens the sensors: what it says while opening them is at 0 s on
+    if backend == "mock":
+        clock.until = start  # the demo's script counts from here, however late its thread starts
     try:
         kit.start()
     except PinMapError as exc:
@@ -85,19 +88,21 @@ def _test(args, settings, pin_map: PinMap, backend: str) -> int:
     print(f"{'':13}{shown}")
     sys.stdout.flush()
     stop = threading.Event()
+    deadline = None if args.seconds is None else start + int(args.seconds * 1e9)
     if backend == "mock":
-        threading.Thread(target=play_demo, args=(kit.backend, stop), name="sensors-demo", daemon=True).start()
+        threading.Thread(target=play_demo, args=(kit.backend, stop, clock, events, deadline), name="sensors-demo",
+                         daemon=True).start()
     counts: dict[str, int] = {}
-    deadline = None if args.seconds is None else time.monotonic() + args.seconds
     try:
-        while deadline is None or time.monotonic() < deadline:
+        while deadline is None or kit.clock() < deadline:
             try:
                 event = events.get(timeout=0.05)
             except queue.Empty:
                 event = None
+            if event is not None and deadline is not None and event.t >= deadline:
+                break  # the printout fell behind: this one came after the stop
             if event is not None:
-                counts[event.type] = counts.get(event.type, 0) + 1
-                print(f"{max(0, event.t - start) / 1e9:9.3f} s  {describe_event(event)}")
+                count_and_print(event, counts, start)
             now_shown = state_line(kit, backend)
             # the kit queues a change's event before it lets go of its lock, which states() waits for: a
             # change whose event is still queued is shown after that event
@@ -105,11 +110,17 @@ def _test(args, settings, pin_map: PinMap, backend: str) -> int:
                 shown = now_shown
                 print(f"{'':13}{shown}")
             sys.stdout.flush()
+            if event is not None:
+                events.task_done()
     except KeyboardInterrupt:
         print()
     finally:
         stop.set()
         kit.close()
+    while not events.empty():  # heard before the stop, still queued behind a slow printout
+        event = events.get_nowait()
+        if deadline is None or event.t < deadline:
+            count_and_print(event, counts, start)
     summary = ", ".join(f"{n} {name}" for name, n in sorted(counts.items())) or "no events"
     trouble = not_seen(kit, backend)
     states = "" if hub_blind(kit, backend) else f"; states: {state_line(kit, backend)}"
@@ -151,6 +162,26 @@ def _import_lgpio_in(folder: str) -> None:
         if here is not None:
             with contextlib.suppress(OSError):
                 os.chdir(here)
+
+
+def count_and_print(event: Event, counts: dict[str, int], start: int) -> None:
+    counts[event.type] = counts.get(event.type, 0) + 1
+    print(f"{max(0, event.t - start) / 1e9:9.3f} s  {describe_event(event)}")
+
+
+class DemoClock:
+    """The kit's clock: monotonic ns, held at the demo's next step until the demo has played it.
+
+    A busy machine can hold the demo's thread back for longer than a debounce window: on the bare clock a
+    bounce would then read as two squeaks, and two landings in a row as one. Held, the demo plays as
+    scripted however late it runs. With `until` None (other backends) it is the bare clock."""
+
+    def __init__(self):
+        self.until: int | None = None
+
+    def __call__(self) -> int:
+        now = time.monotonic_ns()
+        return now if self.until is None else min(now, self.until)
 
 
 def hub_connected(kit, backend: str) -> bool | None:
@@ -251,14 +282,24 @@ def format_states(states: dict[str, str]) -> str:
     return " ".join(f"{name}={'ACTIVE' if state == 'active' else state}" for name, state in states.items())
 
 
-def play_demo(backend, stop: threading.Event) -> None:
-    """Act out DEMO_SCRIPT on the mock pins, over and over, until `stop`; skips sensors not in the pin map."""
+def play_demo(backend, stop: threading.Event, clock: DemoClock, events: queue.Queue, end: int | None) -> None:
+    """Act out DEMO_SCRIPT on the mock pins, over and over, until `stop` or the clock's `end` (None: none);
+    skips sensors not in the pin map.
+
+    Each step waits until the events before it are printed, with their state lines (two gates at once are
+    shown both active however slowly the printout runs), and `clock` is held at the step until it is played."""
     names = {s.name for s in backend._pins_map}
-    began = time.monotonic()
+    began = clock.until if clock.until is not None else time.monotonic_ns()
     while not stop.is_set():
         for at, name, active in DEMO_SCRIPT:
-            if stop.wait(max(0.0, began + at - time.monotonic())):
+            if end is not None and began + int(at * 1e9) >= end:
+                clock.until = None  # nothing more to play: the clock runs on to the end
+                return
+            clock.until = began + int(at * 1e9)
+            while events.unfinished_tasks and not stop.is_set():
+                stop.wait(0.005)
+            if stop.wait(max(0.0, (clock.until - time.monotonic_ns()) / 1e9)):
                 return
             if name in names:
                 backend.set_sensor(name, active)
-        began += DEMO_PERIOD_S
+        began += int(DEMO_PERIOD_S * 1e9)

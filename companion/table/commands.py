@@ -40,9 +40,16 @@ _KIND_WORDS = {str: "a text", int: "a whole number", list: "an array", dict: "an
 # Indic words (U+200C), and the tags of a flag emoji (Scotland's). Any other would turn the text around on every
 # phone (U+202E reverses the turn line and the rest of the player's row) or make two names look the same (U+200B).
 _NAME_FORMAT_CHARACTERS = frozenset("\u200c\u200d") | frozenset(map(chr, range(0xE0020, 0xE0080)))
+# Invisible characters a name pasted from a contact list or a message brings along, taken out without asking:
+# a byte order mark (U+FEFF), a soft hyphen, a zero-width space or word joiner, and the marks that only nudge
+# the direction of the text next to them (LRM, RLM, the Arabic letter mark). Without them the name reads the
+# same, and a second "Ben" pasted with one looks like the first because it is. The embeddings, overrides and
+# isolates (U+202A–U+202E, U+2066–U+2069) turn the text after them around: those are refused.
+_NAME_CHARACTERS_DROPPED = frozenset("\ufeff\u00ad\u200b\u2060\u200e\u200f\u061c")
 
 
-def check_command(data: Any) -> dict[str, Any]:
+def check_command(data: Any, *, recorded: bool = False) -> dict[str, Any]:
+    """`recorded`: the command comes from a recording (see `check_players`' `new`)."""
     if not isinstance(data, Mapping):
         raise BadCommand("a request must be a JSON object")
     name = data.get("do")
@@ -66,7 +73,8 @@ def check_command(data: Any) -> dict[str, Any]:
     if "seen" in data and not isinstance(data["seen"], str):
         raise BadCommand(f"\"seen\" is the step the page showed (view.step), got {data['seen']!r}")
     if name == "start":
-        check_players(data["players"])
+        data = {**data, "players": without_dropped_characters(data["players"])}
+        check_players(data["players"], new=not recorded)
     if name == "dice":
         for value in data["values"]:
             if isinstance(value, bool) or not isinstance(value, (int, str)):
@@ -90,6 +98,17 @@ def _check_die_text(value: int | str) -> None:
                          f"got {len(value)} characters: {value[:LONGEST_DIE_TEXT]!r}…")
 
 
+def without_dropped_characters(players: list[Any]) -> list[Any]:
+    """`players` with the invisible characters a name may lose without harm (`_NAME_CHARACTERS_DROPPED`) taken
+    out of each name; anything else as it came, for `check_players` to judge."""
+    def cleaned(player: Any) -> Any:
+        if not isinstance(player, Mapping) or not isinstance(player.get("name"), str):
+            return player
+        return {**player, "name": "".join(c for c in player["name"] if c not in _NAME_CHARACTERS_DROPPED)}
+
+    return [cleaned(player) for player in players]
+
+
 def check_players(players: list[Any], *, new: bool = True) -> None:
     """`new`: players a page starts a game with. A game so far (a recording of a game an older companion began)
     may hold invisible or text-direction characters that older companions let in: only control characters, which
@@ -107,8 +126,10 @@ def check_players(players: list[Any], *, new: bool = True) -> None:
             raise BadCommand(f"a player's name cannot hold control characters, got {player['name']!r}")
         hidden = [c for c in player["name"] if unicodedata.category(c) == "Cf" and c not in _NAME_FORMAT_CHARACTERS]
         if hidden and new:
-            raise BadCommand(f"a player's name cannot hold invisible or text-direction characters "
-                             f"({', '.join(f'U+{ord(c):04X}' for c in dict.fromkeys(hidden))}), got {player['name']!r}")
+            seen = "".join(c for c in player["name"] if c not in hidden).strip()
+            raise BadCommand(f"the name \"{seen}\" has a hidden character in it that turns the text around on "
+                             "every phone (it comes along when a name is pasted): type the name in instead "
+                             f"({', '.join(f'U+{ord(c):04X}' for c in dict.fromkeys(hidden))})")
         colour = player.get("colour", "")
         if not isinstance(colour, str) or len(colour) > 24:
             raise BadCommand(f"a colour is a short word, got {colour!r}")

@@ -205,7 +205,7 @@ class Table:
             judged = self._judges_the_held_squeak(event) and self._play_held(waited=True)
             if judged:  # before a tap's "seen" is checked: live, the idle second had shown it already
                 self._publish()
-            changed, message = self._dispatch(event)
+            changed, message = self._dispatch(event, recorded=position is not None)
         except (Rejected, GameError, BadCommand) as exc:
             return Outcome(False, str(exc), self.version)
         if resuming and self.tap is not None and self.game is not None:
@@ -240,7 +240,7 @@ class Table:
             return False
         return True
 
-    def _dispatch(self, event: Event) -> tuple[bool, str]:
+    def _dispatch(self, event: Event, recorded: bool = False) -> tuple[bool, str]:
         if isinstance(event, ZoneState):
             self.zones.add(event)
             self._note_the_first_duels_dice(event)
@@ -255,7 +255,7 @@ class Table:
             self.health[key] = {"state": event.state, "message": event.message}
             return True, ""
         if isinstance(event, PlayerAction):
-            return self._command(check_command(event.action), event)
+            return self._command(check_command(event.action, recorded=recorded), event)
         if isinstance(event, GameSoFar):
             self._restore(event)
             return True, "the game so far"

@@ -17,6 +17,7 @@ from ..games import registry
 from ..table.journal import JournalError
 from ..table.camera import TrayNotKept
 from . import boards
+from . import joincode
 from .joincode import is_own_screen
 from .security import Refused, check_client, check_host, check_same_origin, is_loopback_host
 from .stream import KEEPALIVE_SECONDS, LIFETIME_SECONDS, Broadcaster, TooManyStreams, refusal
@@ -115,7 +116,10 @@ def create_app(service, *, allow_outside: bool = False, names: tuple[str, ...] =
 
     @app.get("/")
     def page():
-        return render_template("index.html", demo=demo)
+        # the join words are joincode's, said by the server too: the page takes them from here, not a copy
+        return render_template("index.html", demo=demo, join_button=joincode.JOIN_BUTTON,
+                               join_prompt=f"Enter the {joincode.CODE_DIGITS}-digit join code. "
+                                           f"{joincode.WHERE_THE_CODE_IS}")
 
     @app.get("/api/state")
     def state():

@@ -33,7 +33,8 @@ CODE_DIGITS = 6
 MAX_WRONG_PER_MINUTE = 10  # from one address
 MAX_WRONG_PER_HOUR = 100  # from all addresses together
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-JOIN_BUTTON = "Join to play"  # the page's button that asks for the code (templates/index.html)
+# The words about joining, the page's included (index.html and app.js take them from the server)
+JOIN_BUTTON = "Join to play"  # the page's button that asks for the code
 WHERE_THE_CODE_IS = ("It is at the foot of the page on a phone that already plays, or on the companion's own screen "
                      "(the very first phone: whoever set the companion up finds it with journalctl -u companion).")
 

@@ -158,7 +158,8 @@ def test_cli_text_with_a_ball_in_play(run_cli):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--drawn", "red", "--ball", "red"], "the red ball is in play: it is not among the balls down (--drawn)"),
+    (["--drawn", "red", "--ball", "red"], "--ball red and --drawn red: there is one red ball, and the ball in play "
+                                          "is not down yet: leave red out of --drawn"),
     (["--ball", "green"], "unknown ball colour 'green'; the balls are red, yellow, blue, purple, white"),
     (["--opening", "2"], "--opening 2 needs --ball: which ball went in?"),
     (["--ball", "blue", "--opening", "7"], "the openings are numbered 1 to 6, got 7"),

@@ -259,12 +259,12 @@ def _cli_args_for(state):
 
 
 def _as_the_cli_names(state, moves, order):
-    """The page's moves with the other players named as the command line numbers them ("Player 2")."""
+    """The page's moves with the other players named as the command line numbers them ("player 2")."""
     out = []
     for move in moves:
         text = move["text"]
         for player, cli_index in enumerate(order):
-            text = text.replace(f"{state.players[player].name}'s goat", f"Player {cli_index + 1}'s goat")
+            text = text.replace(f"{state.players[player].name}'s goat", f"player {cli_index + 1}'s goat")
         out.append({**move, "text": text})
     return out
 
@@ -340,7 +340,7 @@ def _summits_held_in_play():
 
 def test_odds_say_whose_goat_goes_back_to_the_foot_as_the_page_does(run_cli):
     """Other players' goats on summits (--others-summit): the moves for a roll, their words included, are the
-    page's, so "Ben's goat goes back to the foot" is said (as "Player 2's goat ...") where the page says it."""
+    page's, so "Ben's goat goes back to the foot" is said (as "player 2's goat ...") where the page says it."""
     states = _summits_held_in_play()
     knocks = 0
     for state in states:
@@ -365,7 +365,7 @@ def test_odds_text_says_whose_goat_goes_back(run_cli):
     code, out, _ = run_cli("odds", "mountain-goats", "--players", "3", "--goats", "7=2", "--others-summit", "7=3",
                            "--roll", "3", "4", "3", "4")
     assert code == 0
-    assert ("   14 points,  1 spaces: Move the goat on 7 to the summit: Player 3's goat goes back to the foot, "
+    assert ("   14 points,  1 spaces: Move the goat on 7 to the summit: player 3's goat goes back to the foot, "
             "take two 7 tokens") in out.splitlines()
 
 
@@ -390,7 +390,7 @@ def test_odds_text_names_the_big_mountain_points(run_cli):
     code, out, _ = run_cli("odds", "mountain-goats", "--big-mountain", "--players", "3", "--big-goats", "9=20",
                            "--others-big", "22=2", "15=3")
     assert code == 0
-    assert "  Big Mountain points if the game ended now: You 12, Player 2 16, Player 3 8" in out.splitlines()
+    assert "  Big Mountain points if the game ended now: you 12, player 2 16, player 3 8" in out.splitlines()
     assert "20 0.0%" in out and "22 0.0%" in out and "15 0.0%" in out
 
 
@@ -505,3 +505,18 @@ def test_an_option_given_twice_adds_to_it_as_one_list_would(run_cli, command, on
     assert run_cli(*command, *once, "--json") == run_cli(*command, *twice, "--json")
     code, _, err = run_cli(*command, *twice[:2], *twice[:2], "--json")
     assert code == 2 and "twice" in err, err
+
+
+def test_a_goat_on_the_big_mountain_may_be_said_to_be_at_the_foot_of_its_path(run_cli):
+    """Every goat given with --goats (those at the foot as 0, the default) and one of them on the Big Mountain:
+    the goat on the Big Mountain comes back to the foot, so "--goats 7=0" agrees with it, and the odds are those
+    without it. A goat up its path (7=2) cannot be on the Big Mountain as well."""
+    goats = ["--big-mountain", "--roll", "3", "4", "5", "6", "--big-goats", "7=15", "--json", "--goats", "5=2"]
+    code, said, err = run_cli("odds", "mountain-goats", *goats, "7=0")
+    assert code == 0, err
+    code, unsaid, err = run_cli("odds", "mountain-goats", *goats)
+    assert code == 0 and json.loads(said) == json.loads(unsaid), err
+    assert any("bring the 7 goat back from the Big Mountain to the foot" in move["text"]
+               for move in json.loads(said)["moves"])
+    code, _, err = run_cli("odds", "mountain-goats", *goats, "7=2")
+    assert code == 2 and "your goat of mountain 7 cannot stand on its path (--goats 7=2)" in err

@@ -107,7 +107,8 @@ def test_a_gate_aligned_after_the_test_starts_is_shown_idle_without_waiting_for_
 
     from companion.sensors import cli_sensors
 
-    def misaligned_then_aligned(backend, stop):
+    def misaligned_then_aligned(backend, stop, clock, events, end):
+        clock.until = None  # not the scripted demo: nothing to hold the clock for
         backend.set_sensor("gate2", True)
         stop.wait(1)
         backend.set_sensor("gate2", False)

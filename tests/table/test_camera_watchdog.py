@@ -144,10 +144,11 @@ def test_a_camera_that_thaws_is_read_again_and_said_ok():
 def test_a_still_tray_under_a_good_camera_is_not_stuck():
     camera = ScriptedCamera("usb:0")  # sensor noise: never bit for bit the same
     heard: list = []
+    started = time.monotonic()
     feed = live_feed(camera, heard).start()
     try:
-        time.sleep(1.2)  # more than twice the watchdog's 0.5 s
-        assert feed.pipeline.frames > 20
+        assert wait_for(lambda: feed.pipeline.frames > 20)  # however slowly a busy machine reads them
+        time.sleep(max(0.0, 1.2 - (time.monotonic() - started)))  # more than twice the watchdog's 0.5 s
         assert health(heard) == []
         assert feed.latest_jpeg() is not None
     finally:
@@ -294,11 +295,15 @@ def test_lost_is_not_followed_by_ok_and_stuck_while_the_pipeline_waits_to_start_
     flapped lost, ok, stuck, ok for one restart (found by the review)."""
     camera = ScriptedCamera("usb:0")
     heard: list = []
-    feed = glitching_feed(camera, heard, RuntimeError("select() timeout"), at=40, restart_backoff_s=(1.5,)).start()
+    feed = glitching_feed(camera, heard, RuntimeError("select() timeout"), at=40, restart_backoff_s=(1.5,))
+    glitching = feed.source
+    feed.start()
     try:
-        assert wait_for(lambda: any(h.state == "lost" for h in health(heard)), 3)
-        time.sleep(1.0)  # inside the 1.5 s wait: nothing read since the error
-        assert [h.state for h in health(heard)] == ["lost"]
-        assert wait_for(lambda: [h.state for h in health(heard)] == ["lost", "ok"], 5), "ok once frames come again"
+        assert wait_for(lambda: any(h.state == "lost" for h in health(heard)), 30)
+        time.sleep(1.0)  # inside the 1.5 s wait
+        said = [h.state for h in health(heard)]
+        if glitching.n == 40:  # nothing read since the error when `said` was (a busy machine may be past)
+            assert said == ["lost"]
+        assert wait_for(lambda: [h.state for h in health(heard)] == ["lost", "ok"], 30), "ok once frames come again"
     finally:
         feed.stop()

@@ -278,3 +278,18 @@ def test_a_recording_of_a_game_an_older_companion_began_with_a_text_direction_ma
     write_events(tmp_path / "s", [GameSoFar(t=1, game=so_far)])
     code, out, err = run_cli("replay", str(tmp_path / "s"), "--fast", "--state-dir", str(tmp_path / "r"))
     assert code == 0 and "could not be played" not in out and "Mountain Goats, 0 steps" in out, (code, out, err)
+
+
+def test_a_recording_an_older_companion_started_with_a_pasted_or_text_direction_name_replays(tmp_path, run_cli):
+    """A recording made by an older companion, which let any invisible character into a name, opens with the
+    page's start: its replay was refused at that start, and every step after it with "no game". The invisible
+    characters a name loses without harm are taken out, as they are now at the table; those that turn text
+    around, which a new game refuses, stay as the game was played."""
+    from companion.events import PlayerAction
+
+    start = {"do": "start", "game": "mountain-goats", "players": [{"name": "\u202eBen"}, {"name": "\ufeffCy\u200e"}]}
+    write_events(tmp_path / "s", [PlayerAction(t=1, action=start)])
+    code, out, err = run_cli("replay", str(tmp_path / "s"), "--fast", "--state-dir", str(tmp_path / "r"))
+    assert code == 0 and "hidden character" not in out and "Mountain Goats, 0 steps" in out, (code, out, err)
+    assert [[p["name"] for p in row["setup"]["players"]] for row in Journal(tmp_path / "r").games()] == \
+        [["\u202eBen", "Cy"]]

@@ -20,6 +20,21 @@ def phone_not_joined(browser, served, service, tmp_path, monkeypatch, **served_o
     return base, codes, page, errors
 
 
+def roll_answering_the_prompt(page, asked: list, answers: list) -> None:
+    """Tap Ada's roll; each prompt for the join code is noted in `asked` and answered with the next of
+    `answers` (None, or none left: cancelled)."""
+    def answer(dialog):
+        asked.append(dialog.message)
+        code = answers.pop(0) if answers else None
+        dialog.accept(code) if code else dialog.dismiss()
+
+    page.on("dialog", answer)
+    page.wait_for_selector("#chance-faces button")
+    for _ in range(4):
+        page.locator("#chance-faces button").nth(0).click()
+    page.click("#chance-send")
+
+
 def test_a_tap_sent_again_after_the_join_code_is_refused_if_the_game_moved_on_meanwhile(browser, served, service,
                                                                                            tmp_path, monkeypatch):
     monkeypatch.setattr(joincode, "is_own_screen", lambda address: False)  # the browser is a phone, not the Pi
@@ -106,17 +121,7 @@ def test_a_cancelled_join_code_prompt_leaves_a_button_to_join_and_the_words_say_
     base, codes, page, errors = phone_not_joined(browser, served, service, tmp_path, monkeypatch)
     try:
         asked, answers = [], [None]  # the first prompt cancelled
-
-        def answer(dialog):
-            asked.append(dialog.message)
-            code = answers.pop(0) if answers else None
-            dialog.accept(code) if code else dialog.dismiss()
-
-        page.on("dialog", answer)
-        page.wait_for_selector("#chance-faces button")
-        for _ in range(4):
-            page.locator("#chance-faces button").nth(0).click()
-        page.click("#chance-send")
+        roll_answering_the_prompt(page, asked, answers)
         page.wait_for_selector("#toast:not([hidden])")
         said = asked + [page.text_content("#toast-text")]
         join = page.get_by_role("button", name="Join to play")
@@ -219,5 +224,28 @@ def test_an_idle_phone_does_not_keep_showing_a_join_code_that_no_longer_works(
         page.wait_for_timeout(2500)  # the page has reconnected meanwhile
         shown = page.text_content("#join-code") if page.is_visible("#share-join") else None
         assert shown in (None, codes.code), f"the foot still shows the old code {shown}; the code is now {codes.code}"
+    finally:
+        page.close()
+
+
+def test_the_page_asks_for_the_code_in_the_servers_words(browser, served, service, tmp_path, monkeypatch):  # noqa: F811
+    """The words about joining were written twice, in joincode.py (the refusals) and in app.js (the prompt), and
+    could drift apart: the page now takes them from the server. Changed there, the prompt, the button and the
+    refusal all say the new words."""
+    monkeypatch.setattr(joincode, "WHERE_THE_CODE_IS", "It is on the fridge.")
+    monkeypatch.setattr(joincode, "JOIN_BUTTON", "Join the table")
+    base, codes, page, errors = phone_not_joined(browser, served, service, tmp_path, monkeypatch)
+    try:
+        asked, answers = [], [None, "000000" if codes.code != "000000" else "111111"]  # cancelled, then wrong
+        roll_answering_the_prompt(page, asked, answers)
+        join = page.get_by_role("button", name="Join the table")
+        join.wait_for()
+        join.click()
+        page.wait_for_selector("#toast:not([hidden])")
+        page.wait_for_function("document.querySelector('#toast-text').textContent.includes('fridge')")
+        assert asked == [f"Enter the {joincode.CODE_DIGITS}-digit join code. It is on the fridge."] * 2, asked
+        assert page.text_content("#toast-text") == ("That is not the join code. It is on the fridge. Then tap "
+                                                    "\"Join the table\" again.")
+        assert errors == []
     finally:
         page.close()

@@ -125,7 +125,8 @@ def _put_ball_in_play(state: MagicMountainState, ball: str | None, opening: int 
         return
     colour = ball.strip().lower()
     if colour in state.drawn:
-        raise BadOddsQuery(f"the {colour} ball is in play: it is not among the balls down (--drawn)")
+        raise BadOddsQuery(f"--ball {colour} and --drawn {colour}: there is one {colour} ball, and the ball in "
+                           f"play is not down yet: leave {colour} out of --drawn")
     if colour not in state.board.ball_colours:
         raise BadOddsQuery(f"unknown ball colour {colour!r}; the balls are {', '.join(state.board.ball_colours)}")
     state.apply(state.chance_action([colour]))

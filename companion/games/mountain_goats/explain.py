@@ -19,7 +19,7 @@ import argparse
 from typing import Any
 
 from .dice import MOUNTAINS, moves, split_moves
-from .odds import place_big_mountain_goats
+from .odds import place_big_mountain_goats, player_names
 from .plans import big_choices
 from .state import GAME, check_dice
 
@@ -45,8 +45,7 @@ def _taken_spaces(big_mountain: bool, big_goats: list[tuple[int, int]],
                   others_big: list[tuple[int, int]]) -> dict[int, int]:
     """Each taken Big Mountain space: the mountain of your goat there, or 0 for another player's goat. The
     checks and messages are `companion odds`'s."""
-    state = GAME.new_state(["You"] + [f"Player {n}" for n in range(2, _MOST_PLAYERS + 1)],
-                           {"big_mountain": big_mountain})
+    state = GAME.new_state(player_names(_MOST_PLAYERS), {"big_mountain": big_mountain})
     place_big_mountain_goats(state, argparse.Namespace(big_mountain=big_mountain, big_goats=big_goats,
                                                        others_big=others_big, goats=[]))
     return {space: mountain if owner == 0 else 0 for space, (owner, mountain) in state.big.items()}

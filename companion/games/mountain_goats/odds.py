@@ -257,16 +257,17 @@ def _check_each_mountain_once(option: str, pairs: list[tuple[int, int]]) -> None
             raise BadConfig(f"{option} gives mountain {mountain} twice ({', '.join(given)}); give it once")
 
 
-def _player_names(players: int) -> list[str]:
-    """You are the first player, on turn; the others are numbered as --others-big names them."""
-    return ["You"] + [f"Player {n}" for n in range(2, players + 1)]
+def player_names(players: int) -> list[str]:
+    """You are the first player, on turn; the others are numbered as --others-summit and --others-big name
+    them, in the words the command's messages use ("player 2's goat")."""
+    return ["you"] + [f"player {n}" for n in range(2, players + 1)]
 
 
 def state_from_args(args: argparse.Namespace) -> MountainGoatsState:
     """A table where you are the first player, with your goats, tokens and the roll as given."""
     for option, pairs in (("--goats", args.goats), ("--tokens-left", args.tokens_left), ("--held", args.held)):
         _check_each_mountain_once(option, pairs)
-    state = GAME.new_state(_player_names(args.players), {"big_mountain": args.big_mountain})
+    state = GAME.new_state(player_names(args.players), {"big_mountain": args.big_mountain})
     for mountain, position in args.goats:
         summit = state.summits[mountain - 5]
         if position > summit:
@@ -311,7 +312,8 @@ def place_big_mountain_goats(state: MountainGoatsState, args: argparse.Namespace
     if given and not args.big_mountain:
         raise BadConfig(f"{given[0]} places goats on the Big Mountain: add --big-mountain")
     _check_each_mountain_once("--big-goats", args.big_goats)
-    on_path = dict(args.goats)
+    # a goat on the Big Mountain comes back to the foot: --goats M=0 (the default, said) agrees with it
+    on_path = {mountain: position for mountain, position in args.goats if position}
     for mountain, space in args.big_goats:
         if mountain in on_path:
             raise BadConfig(f"your goat of mountain {mountain} cannot stand on its path (--goats {mountain}="
@@ -412,7 +414,7 @@ def odds_text(result: dict[str, Any]) -> str:
         spaces = result["next_roll"]["big_mountain_spaces"]
         lines.append("  Big Mountain spaces: " + ", ".join(f"{s} {_percent(c).strip()}" for s, c in spaces.items()))
     if "big_mountain_points" in result:
-        names = _player_names(result["players"])
+        names = player_names(result["players"])
         lines.append("  Big Mountain points if the game ended now: "
                      + ", ".join(f"{name} {points}" for name, points in zip(names, result["big_mountain_points"])))
     if "moves" in result:

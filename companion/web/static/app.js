@@ -133,9 +133,7 @@
   async function join() {
     $("join").hidden = false;  // asked: this device is not joined (any more), whatever the page thought
     $("share-join").hidden = true;  // the code at this page's foot, if any, is an old one
-    const code = window.prompt("Enter the 6-digit join code. It is at the foot of the page on a phone that already " +
-                               "plays, or on the companion's own screen (the very first phone: whoever set the " +
-                               "companion up finds it with journalctl -u companion):");
+    const code = window.prompt(document.body.dataset.joinPrompt);  // the server's words (joincode.py)
     if (!code) return false;
     const response = await fetch("/api/join", { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ code: code.trim() }) });
