@@ -511,6 +511,8 @@ def decide(state: State, event: Event, zones: ZoneHistory, history: Sequence[dic
     and `clock_from`: when the game began, and from which step its times are on this run's clock."""
     if isinstance(event, DiceSettled):
         return dice_decision(state, event)
+    if isinstance(event, (BallEntered, BallLanded)) and state.game != "magic-mountain":
+        return Ignore("a ball went through Magic Mountain, but this game has no balls")
     if isinstance(event, BallEntered):
         return ball_entered_decision(state, event)
     if isinstance(event, BallLanded):

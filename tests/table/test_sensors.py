@@ -245,3 +245,22 @@ def test_without_a_gpio_library_the_page_says_what_to_install_once(tmp_path, mon
     assert health["sensor:banana"] == {"state": "error",
                                        "message": "the banana (GPIO17, pin 11) not opened: no GPIO library, see gpio"}
     assert all(h["state"] == "error" for h in health.values()) and len(health) == 1 + len(list(pinmap.load_pin_map()))
+
+
+def test_a_ball_dropped_through_magic_mountain_during_another_game_is_named_as_such(rig):
+    """A child drops a ball through the Magic Mountain box while the family plays Mountain Goats: the page said
+    "the game is not waiting for an opening", as if Mountain Goats had openings and someone had been too early."""
+    table, kit, backend, clock, settle = rig
+    table.request({"do": "start", "game": "mountain-goats", "players": PLAYERS})
+    before = table.view()["game"]
+    clock.advance(1)
+    backend.set_sensor("gate3", True)
+    clock.advance(0.03)
+    backend.set_sensor("gate3", False)
+    kit.poll(clock.advance(0.2))
+    clock.advance(0.8)
+    backend.set_sensor("bottom", True)
+    settle()
+    view = table.view()
+    assert view["notice"] == "a ball went through Magic Mountain, but this game has no balls"
+    assert view["game"]["history_count"] == before["history_count"] and view["question"] is None
