@@ -401,7 +401,8 @@
   }
 
   function renderChance(game, question) {
-    const request = question && question.kind === "dice" ? question : game.chance;
+    // A squeak asked about is judged on the dice tapped: offered even when the game waits for none (typed already).
+    const request = question && question.kind === "dice" ? question : game.chance || (question && question.dice_to_tap);
     const box = $("chance");
     box.hidden = !request || game.over;
     if (!request) { chanceValues = []; return; }
@@ -410,7 +411,7 @@
     const key = `${game.id}:${game.history_count}:${request.kind}:${asking}`;
     if (key !== renderChance.key) { chanceValues = []; renderChance.key = key; renderChance.prefilled = false; }
     const count = request.count;
-    $("chance-title").textContent = question && question.kind === "dice" ? "Tap the dice as they lie" : chanceTitle(game.chance);
+    $("chance-title").textContent = question && question.kind === "dice" ? "Tap the dice as they lie" : chanceTitle(request);
     // The dice asked about, to correct; not when more were seen than the roll has (which to leave out is
     // for a person to say, not the first ones to be confirmed with one tap).
     const asked = question && question.reading && question.reading.values.length <= count ? question.reading : null;
