@@ -49,17 +49,22 @@ def rig(tmp_path):
     table.stop()
 
 
+def ball_through(opening, kit, backend, clock):
+    """A ball dropped into `opening`: through its gate, then a second later at the bottom."""
+    clock.advance(1)
+    backend.set_sensor(f"gate{opening}", True)
+    clock.advance(0.03)
+    backend.set_sensor(f"gate{opening}", False)
+    kit.poll(clock.advance(0.2))
+    clock.advance(0.8)
+    backend.set_sensor("bottom", True)
+
+
 def test_a_ball_through_a_gate_plays_its_opening(rig):
     table, kit, backend, clock, settle = rig
     table.request({"do": "start", "game": "magic-mountain", "players": PLAYERS})
     table.request({"do": "dice", "values": ["blue"]})
-    clock.advance(1)
-    backend.set_sensor("gate5", True)
-    clock.advance(0.03)
-    backend.set_sensor("gate5", False)
-    kit.poll(clock.advance(0.2))
-    clock.advance(0.8)
-    backend.set_sensor("bottom", True)
+    ball_through(5, kit, backend, clock)
     settle()
     view = table.view()
     assert view["game"]["history"][-1]["text"].endswith("opening 5")
@@ -253,13 +258,7 @@ def test_a_ball_dropped_through_magic_mountain_during_another_game_is_named_as_s
     table, kit, backend, clock, settle = rig
     table.request({"do": "start", "game": "mountain-goats", "players": PLAYERS})
     before = table.view()["game"]
-    clock.advance(1)
-    backend.set_sensor("gate3", True)
-    clock.advance(0.03)
-    backend.set_sensor("gate3", False)
-    kit.poll(clock.advance(0.2))
-    clock.advance(0.8)
-    backend.set_sensor("bottom", True)
+    ball_through(3, kit, backend, clock)
     settle()
     view = table.view()
     assert view["notice"] == "a ball went through Magic Mountain, but this game has no balls"
