@@ -409,7 +409,10 @@
     // A new roll asked about (thrown again) is a new entry, even when it is asked about in the same words.
     const asking = question ? `${question.text}:${question.t ?? ""}:${question.reading ? question.reading.t : ""}` : "";
     const key = `${game.id}:${game.history_count}:${request.kind}:${asking}`;
-    if (key !== renderChance.key) { chanceValues = []; renderChance.key = key; renderChance.prefilled = false; }
+    if (key !== renderChance.key) {
+      ({ values: chanceValues, prefilled: renderChance.prefilled } = tappedBefore(key));
+      renderChance.key = key;
+    }
     const count = request.count;
     $("chance-title").textContent = question && question.kind === "dice" ? "Tap the dice as they lie" : chanceTitle(request);
     // The dice asked about, to correct; not when more were seen than the roll has (which to leave out is
@@ -474,6 +477,22 @@
     confirm.hidden = count === 1;
     confirm.disabled = !open && filled !== count;
     confirm.textContent = open && chanceValues.length === 0 ? "Nothing" : "Confirm";
+    keepTapped(key);
+  }
+
+  // The dice tapped so far, kept in the tab for the roll they were tapped for: a reload, or a tab the phone
+  // dropped while it was away, brings them back; any other roll starts with none.
+  function keepTapped(key) {
+    const kept = { key, values: chanceValues, prefilled: renderChance.prefilled };
+    try { sessionStorage.setItem("tapped", JSON.stringify(kept)); } catch (err) { /* not kept: tapped again */ }
+  }
+
+  function tappedBefore(key) {
+    try {
+      const kept = JSON.parse(sessionStorage.getItem("tapped") || "null");
+      if (kept && kept.key === key && Array.isArray(kept.values)) return { values: kept.values, prefilled: !!kept.prefilled };
+    } catch (err) { /* none kept */ }
+    return { values: [], prefilled: false };
   }
 
   // The moves, each with its odds in words; ranked best first where the game's odds rank them.
