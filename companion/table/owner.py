@@ -575,7 +575,7 @@ class Table:
             tx.clear_meta("early_balls")
             tx.clear_meta("unstepped")
             self._write_position(tx)
-        self._take_up(Game(game_id, game_def.name, setup, state, [], started=event.t))
+        self._take_up(Game(game_id, game_def.name, setup, state, [], started=event.t), notice=_kept_words(self.game))
         self.zones.clear(lying_before=event.t)  # the camera reads the zones from now: what lies there was before
 
     def _take_up(self, game: Game | None, question: dict[str, Any] | None = None,
@@ -898,6 +898,16 @@ class Table:
             listeners = list(self._listeners)
         for listener in listeners:
             listener(self._view)
+
+
+def _kept_words(game: Game | None) -> str:
+    """What a new game says of the game it takes the place of: kept to pick up, if it was begun and not over
+    (the other phones saw it go)."""
+    if game is None or not game.history or game.state.is_over():
+        return ""
+    names = [player["name"] for player in game.setup["players"]]
+    who = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+    return f"{registry.get_game(game.name).info()['title']} with {who} is kept: New game picks it up"
 
 
 def _unplayed_words(event: Event) -> tuple[str, str] | None:
