@@ -727,10 +727,12 @@ class Table:
             for action in later:
                 state.apply(action)
             raise
+        dropped = [step.get("text") or "a move" for step in game.history[reading["index"] + len(applied):]]
         del game.history[reading["index"]:]
         game.history.extend(applied)
         game.last_reading = {**fixed_reading, "index": reading["index"]}
         self.question, self.unstepped = None, []
+        self.notice = _taken_back_words(index, value, dropped)
 
     def _set_question(self, question: dict[str, Any], event: Event, recorded: bool = False) -> None:
         """A squeak asked about keeps the zones' dice of its moment (`lying`): the camera's history holds them only
@@ -898,6 +900,14 @@ class Table:
             listeners = list(self._listeners)
         for listener in listeners:
             listener(self._view)
+
+
+def _taken_back_words(index: int, value: Any, dropped: list[str]) -> str:
+    """What a die fixed says of the steps played from its roll that no longer fit it (the page asks again)."""
+    if not dropped:
+        return ""
+    fits, taken = ("fits", "is") if len(dropped) == 1 else ("fit", "are")
+    return f"Die {index + 1} is now {value}: {'; '.join(dropped)} no longer {fits} the dice and {taken} taken back"
 
 
 def _kept_words(game: Game | None) -> str:
