@@ -604,7 +604,8 @@ class Table:
             tx.clear_meta("held")
             tx.clear_meta("early_balls")
             tx.clear_meta("unstepped")
-        self._take_up(game)
+        set_aside = self.game if self.game is not None and self.game.id != game_id else None
+        self._take_up(game, notice=_kept_words(set_aside))
         self._take_up_first_duel_dice()
 
     def _play(self, actions: list[Action], event: Event, reading: dict[str, Any] | None = None,

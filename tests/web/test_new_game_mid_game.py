@@ -55,3 +55,17 @@ def test_a_start_refused_because_the_game_was_played_on_meanwhile_says_to_tap_st
     assert message == ("the game was played on while you chose (someone played, or the camera read a roll): tap "
                        "Start again to set it aside anyway; it is kept to pick up")
     assert page(base)["game"]["name"] == "matterhorn"
+
+
+def test_picking_up_another_game_says_where_the_one_played_is_kept(served):
+    base, _ = served()
+    tap(base, MATTERHORN)
+    tap(base, {"do": "dice", "values": [2], "seen": page(base)["step"]})
+    first = page(base)["game"]["id"]
+    tap(base, MAGIC_MOUNTAIN)
+    tap(base, {"do": "dice", "values": ["red"], "seen": page(base)["step"]})
+    shown = tap(base, {"do": "resume", "game_id": first, "seen": page(base)["step"]})["state"]
+    assert shown["game"]["name"] == "matterhorn"
+    assert shown["notice"] == "Magic Mountain with Mum and Kid is kept: New game picks it up"
+    shown = tap(base, {"do": "resume", "game_id": first, "seen": page(base)["step"]})["state"]
+    assert shown["notice"] == "", "the game picked up again is the one on the table: nothing set aside"
