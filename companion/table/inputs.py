@@ -379,10 +379,17 @@ def lain_since_words(state: State) -> str:
 def who_squeaked(t: int, text: str, fruit: list[Any] | None = None, matcho: list[Any] | None = None,
                  unknown: Sequence[str] = ()) -> Ask:
     """Ask the page who squeaked; the answer is judged on `fruit` and `matcho` (None: on no dice). A side in
-    `unknown` had dice nobody saw surely: it is not offered, and is judged on the dice a person taps."""
+    `unknown` had dice nobody saw surely: it is not offered, and is judged on the dice a person taps, which
+    `dice_to_tap` offers (the game itself waits for no dice once they were typed and it asks who squeaks)."""
+    from ..games.banana_matcho.combinations import FRUITS, MATCHO_FACES
+
     options = [option for option in SQUEAK_OPTIONS if option["option"] not in unknown] + [NOBODY_OPTION]
-    return Ask({"kind": "squeak", "t": t, "fruit": fruit, "matcho": matcho, "unknown": list(unknown),
-                "options": options, "text": text})
+    question = {"kind": "squeak", "t": t, "fruit": fruit, "matcho": matcho, "unknown": list(unknown),
+                "options": options, "text": text}
+    if unknown:
+        question["dice_to_tap"] = {"kind": "duel-dice", "count": FRUIT_DICE + MATCHO_DICE,
+                                   "faces": [*FRUITS, *MATCHO_FACES]}
+    return Ask(question)
 
 
 def _faces(dice: tuple[DieReading, ...] | None) -> list[Any] | None:
@@ -511,6 +518,8 @@ def decide(state: State, event: Event, zones: ZoneHistory, history: Sequence[dic
     and `clock_from`: when the game began, and from which step its times are on this run's clock."""
     if isinstance(event, DiceSettled):
         return dice_decision(state, event)
+    if isinstance(event, (BallEntered, BallLanded)) and state.game != "magic-mountain":
+        return Ignore("a ball went through Magic Mountain, but this game has no balls")
     if isinstance(event, BallEntered):
         return ball_entered_decision(state, event)
     if isinstance(event, BallLanded):

@@ -373,6 +373,10 @@ class Table:
                 name == "undo" or command["seen"] != step_token(self._view["game"], self._view["question"])):
             # Only an Undo is told apart by what changed with no step; any other tap made on the same game and
             # question (a recording made before the step token counted it) stands.
+            if name in ("start", "resume"):
+                raise Rejected("the game was played on while you chose (someone played, or the camera read a roll): "
+                               f"tap {'Start' if name == 'start' else 'the game'} again to set it aside anyway; "
+                               "it is kept to pick up")
             raise Rejected("the game moved on before your tap arrived (someone else played, or the camera read "
                            "a roll): look again, and tap again if it is still your move")
         if name == "start":
@@ -575,7 +579,7 @@ class Table:
             tx.clear_meta("early_balls")
             tx.clear_meta("unstepped")
             self._write_position(tx)
-        self._take_up(Game(game_id, game_def.name, setup, state, [], started=event.t))
+        self._take_up(Game(game_id, game_def.name, setup, state, [], started=event.t), notice=_kept_words(self.game))
         self.zones.clear(lying_before=event.t)  # the camera reads the zones from now: what lies there was before
 
     def _take_up(self, game: Game | None, question: dict[str, Any] | None = None,
@@ -600,7 +604,8 @@ class Table:
             tx.clear_meta("held")
             tx.clear_meta("early_balls")
             tx.clear_meta("unstepped")
-        self._take_up(game)
+        set_aside = self.game if self.game is not None and self.game.id != game_id else None
+        self._take_up(game, notice=_kept_words(set_aside))
         self._take_up_first_duel_dice()
 
     def _play(self, actions: list[Action], event: Event, reading: dict[str, Any] | None = None,
@@ -727,10 +732,12 @@ class Table:
             for action in later:
                 state.apply(action)
             raise
+        dropped = [step.get("text") or "a move" for step in game.history[reading["index"] + len(applied):]]
         del game.history[reading["index"]:]
         game.history.extend(applied)
         game.last_reading = {**fixed_reading, "index": reading["index"]}
         self.question, self.unstepped = None, []
+        self.notice = _taken_back_words(index, value, dropped)
 
     def _set_question(self, question: dict[str, Any], event: Event, recorded: bool = False) -> None:
         """A squeak asked about keeps the zones' dice of its moment (`lying`): the camera's history holds them only
@@ -898,6 +905,24 @@ class Table:
             listeners = list(self._listeners)
         for listener in listeners:
             listener(self._view)
+
+
+def _taken_back_words(index: int, value: Any, dropped: list[str]) -> str:
+    """What a die fixed says of the steps played from its roll that no longer fit it (the page asks again)."""
+    if not dropped:
+        return ""
+    fits, taken = ("fits", "is") if len(dropped) == 1 else ("fit", "are")
+    return f"Die {index + 1} is now {value}: {'; '.join(dropped)} no longer {fits} the dice and {taken} taken back"
+
+
+def _kept_words(game: Game | None) -> str:
+    """What a new game says of the game it takes the place of: kept to pick up, if it was begun and not over
+    (the other phones saw it go)."""
+    if game is None or not game.history or game.state.is_over():
+        return ""
+    names = [player["name"] for player in game.setup["players"]]
+    who = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+    return f"{registry.get_game(game.name).info()['title']} with {who} is kept: New game picks it up"
 
 
 def _unplayed_words(event: Event) -> tuple[str, str] | None:

@@ -368,7 +368,8 @@ def test_picking_up_another_game_does_not_carry_the_kept_rolls_notice(goats, tmp
     assert "is kept" in table.view()["notice"]
     assert table.request({"do": "resume", "game_id": 2}).ok
     view = table.view()
-    assert view["game"]["name"] == "matterhorn" and view["notice"] == "", view["notice"]
+    assert view["game"]["name"] == "matterhorn", view["game"]["name"]
+    assert view["notice"] == "Mountain Goats with Ada and Ben is kept: New game picks it up", "no word of the roll"
 
 
 def test_ending_a_game_with_a_kept_roll_does_not_carry_its_notice_to_the_start_screen(goats):

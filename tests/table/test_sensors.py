@@ -49,17 +49,22 @@ def rig(tmp_path):
     table.stop()
 
 
+def ball_through(opening, kit, backend, clock):
+    """A ball dropped into `opening`: through its gate, then a second later at the bottom."""
+    clock.advance(1)
+    backend.set_sensor(f"gate{opening}", True)
+    clock.advance(0.03)
+    backend.set_sensor(f"gate{opening}", False)
+    kit.poll(clock.advance(0.2))
+    clock.advance(0.8)
+    backend.set_sensor("bottom", True)
+
+
 def test_a_ball_through_a_gate_plays_its_opening(rig):
     table, kit, backend, clock, settle = rig
     table.request({"do": "start", "game": "magic-mountain", "players": PLAYERS})
     table.request({"do": "dice", "values": ["blue"]})
-    clock.advance(1)
-    backend.set_sensor("gate5", True)
-    clock.advance(0.03)
-    backend.set_sensor("gate5", False)
-    kit.poll(clock.advance(0.2))
-    clock.advance(0.8)
-    backend.set_sensor("bottom", True)
+    ball_through(5, kit, backend, clock)
     settle()
     view = table.view()
     assert view["game"]["history"][-1]["text"].endswith("opening 5")
@@ -245,3 +250,16 @@ def test_without_a_gpio_library_the_page_says_what_to_install_once(tmp_path, mon
     assert health["sensor:banana"] == {"state": "error",
                                        "message": "the banana (GPIO17, pin 11) not opened: no GPIO library, see gpio"}
     assert all(h["state"] == "error" for h in health.values()) and len(health) == 1 + len(list(pinmap.load_pin_map()))
+
+
+def test_a_ball_dropped_through_magic_mountain_during_another_game_is_named_as_such(rig):
+    """A child drops a ball through the Magic Mountain box while the family plays Mountain Goats: the page said
+    "the game is not waiting for an opening", as if Mountain Goats had openings and someone had been too early."""
+    table, kit, backend, clock, settle = rig
+    table.request({"do": "start", "game": "mountain-goats", "players": PLAYERS})
+    before = table.view()["game"]
+    ball_through(3, kit, backend, clock)
+    settle()
+    view = table.view()
+    assert view["notice"] == "a ball went through Magic Mountain, but this game has no balls"
+    assert view["game"]["history_count"] == before["history_count"] and view["question"] is None

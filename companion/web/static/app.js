@@ -399,16 +399,20 @@
   }
 
   function renderChance(game, question) {
-    const request = question && question.kind === "dice" ? question : game.chance;
+    // A squeak asked about is judged on the dice tapped: offered even when the game waits for none (typed already).
+    const request = question && question.kind === "dice" ? question : game.chance || (question && question.dice_to_tap);
     const box = $("chance");
     box.hidden = !request || game.over;
     if (!request) { chanceValues = []; return; }
     // A new roll asked about (thrown again) is a new entry, even when it is asked about in the same words.
     const asking = question ? `${question.text}:${question.t ?? ""}:${question.reading ? question.reading.t : ""}` : "";
     const key = `${game.id}:${game.history_count}:${request.kind}:${asking}`;
-    if (key !== renderChance.key) { chanceValues = []; renderChance.key = key; renderChance.prefilled = false; }
+    if (key !== renderChance.key) {
+      ({ values: chanceValues, prefilled: renderChance.prefilled } = tappedBefore(key));
+      renderChance.key = key;
+    }
     const count = request.count;
-    $("chance-title").textContent = question && question.kind === "dice" ? "Tap the dice as they lie" : chanceTitle(game.chance);
+    $("chance-title").textContent = question && question.kind === "dice" ? "Tap the dice as they lie" : chanceTitle(request);
     // The dice asked about, to correct; not when more were seen than the roll has (which to leave out is
     // for a person to say, not the first ones to be confirmed with one tap).
     const asked = question && question.reading && question.reading.values.length <= count ? question.reading : null;
@@ -471,6 +475,22 @@
     confirm.hidden = count === 1;
     confirm.disabled = !open && filled !== count;
     confirm.textContent = open && chanceValues.length === 0 ? "Nothing" : "Confirm";
+    keepTapped(key);
+  }
+
+  // The dice tapped so far, kept in the tab for the roll they were tapped for: a reload, or a tab the phone
+  // dropped while it was away, brings them back; any other roll starts with none.
+  function keepTapped(key) {
+    const kept = { key, values: chanceValues, prefilled: renderChance.prefilled };
+    try { sessionStorage.setItem("tapped", JSON.stringify(kept)); } catch (err) { /* not kept: tapped again */ }
+  }
+
+  function tappedBefore(key) {
+    try {
+      const kept = JSON.parse(sessionStorage.getItem("tapped") || "null");
+      if (kept && kept.key === key && Array.isArray(kept.values)) return { values: kept.values, prefilled: !!kept.prefilled };
+    } catch (err) { /* none kept */ }
+    return { values: [], prefilled: false };
   }
 
   // The moves, each with its odds in words; ranked best first where the game's odds rank them.
