@@ -83,3 +83,25 @@ def test_the_dice_places_hold_their_marks_with_room_on_a_320_px_phone_with_doubl
         assert spilled == [], f"marks touching their die's sides: {spilled}"
     finally:
         page.close()
+
+
+def test_the_team_pickers_fit_a_320_px_phone_with_double_text_and_show_their_team_whole(browser, served):
+    """Magic Mountain in teams at 200 % text: each player's "Team Student" picker reached 20 px past the screen's
+    edge, and the whole form scrolled sideways."""
+    from tests.web.test_magic_mountain_teams import fill_players
+
+    base, _ = served()
+    page, _ = open_page(browser, base, NARROW, text=DOUBLE_TEXT)
+    try:
+        fill_players(page, ["Ada", "Ben", "Cleo", "Dan", "Eve"])
+        assert overflow(page) == [], "a team picker lies past the screen's edge"
+        assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"]
+        cut = page.evaluate("""() => { const pen = document.createElement('canvas').getContext('2d');
+            return [...document.querySelectorAll('#players select')].map((s) => { const style = getComputedStyle(s);
+                pen.font = `${style.fontSize} ${style.fontFamily}`;
+                const words = s.options[s.selectedIndex].text;
+                return [words, Math.round(s.clientWidth - parseFloat(style.paddingLeft) - pen.measureText(words).width)];
+            }).filter(([, room]) => room < 0); }""")
+        assert cut == [], f"pickers too narrow for their words (px short): {cut}"
+    finally:
+        page.close()
