@@ -69,6 +69,10 @@
     return true;
   }
 
+  // Where a step asks its question, takes its dice or offers its moves; and the first thing to tap there.
+  const STEP = "#question:not([hidden]), #chance:not([hidden]), #moves:not(:empty)";
+  const FIRST_TAP = "#question:not([hidden]) button, #chance:not([hidden]) #chance-faces button, #moves button.move";
+
   function sentence(words) { return /[.?!]$/.test(words) ? words : words + "."; }
 
   function shown(node) { return node.getClientRects().length > 0; }
@@ -237,6 +241,7 @@
   }
 
   function draw(next) {
+    const newStep = !view || view.step !== next.step;
     view = next;
     window.companionView = next;
     const game = next.game;
@@ -248,6 +253,7 @@
     setText($("title"), game ? game.title : "The companion");
     if (starting) { renderStart(); return; }
     setText($("turn"), game.turn);
+    setText($("turn-bar"), game.turn);
     setText($("prompt"), next.notice ? `${game.prompt}  (${next.notice})` : game.prompt);
     $("board").innerHTML = game.board || "";
     renderQuestion(next.question, game);
@@ -263,6 +269,25 @@
     $("undo").disabled = !game.can_undo;
     document.body.dataset.version = next.version;
     fitToScreen();
+    placeTurnBar();
+    keepNextStepInSight(newStep);
+  }
+
+  // Whose turn, kept at the top of a phone's screen once its heading has scrolled off above it (after a die or a
+  // move tapped below the board); the heading itself is what a screen reader reads.
+  function placeTurnBar() {
+    const away = !$("live").hidden && $("turn").getBoundingClientRect().top < 0;
+    if ($("turn-bar").hidden === away) $("turn-bar").hidden = !away;
+  }
+
+  // A new step starts in sight, its title and all, when it was drawn under the turn's line or above the screen
+  // (its dice higher up than the move just tapped); below the screen it is left where the child scrolls on to
+  // it, past the board. A step redrawn (another phone's news) only brings its first button out from under the line.
+  function keepNextStepInSight(newStep) {
+    const bar = $("turn-bar"), next = document.querySelector(newStep ? STEP : FIRST_TAP);
+    if (!shown(bar) || !next) return;
+    const under = bar.getBoundingClientRect().bottom - next.getBoundingClientRect().top;
+    if (under > 0 && (newStep || next.getBoundingClientRect().bottom > 0)) window.scrollBy(0, -Math.ceil(under));
   }
 
   // What is wider than the screen at this text size: the board scrolls in its own box, and a line above it says
@@ -1090,6 +1115,7 @@
   $("tray-set").addEventListener("click", setTray);
   $("join").addEventListener("click", joinByButton);
   $("camera-box").querySelector("details").addEventListener("toggle", showTray);
+  window.addEventListener("scroll", placeTurnBar, { passive: true });
   new ResizeObserver(fitToScreen).observe(document.body);
   document.addEventListener("toggle", fitToScreen, true);  // a fold opened: its table is measured now
   loadGames();
