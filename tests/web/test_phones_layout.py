@@ -100,8 +100,26 @@ def test_the_team_pickers_fit_a_320_px_phone_with_double_text_and_show_their_tea
             return [...document.querySelectorAll('#players select')].map((s) => { const style = getComputedStyle(s);
                 pen.font = `${style.fontSize} ${style.fontFamily}`;
                 const words = s.options[s.selectedIndex].text;
-                return [words, Math.round(s.clientWidth - parseFloat(style.paddingLeft) - pen.measureText(words).width)];
+                const room = s.clientWidth - parseFloat(style.paddingLeft);
+                return [words, Math.round(room - pen.measureText(words).width)];
             }).filter(([, room]) => room < 0); }""")
         assert cut == [], f"pickers too narrow for their words (px short): {cut}"
+    finally:
+        page.close()
+
+
+def test_a_variants_tick_box_grows_with_the_text(browser, served):
+    """Big Mountain's tick box stayed 19 px at 200 % text (sized in the browser's 13 px form font, not the page's),
+    beside words twice that size: the box a child taps grows with the text as its words do."""
+    base, _ = served()
+    page, _ = open_page(browser, base, NARROW)
+    try:
+        page.click("button[data-game='mountain-goats']")
+        box = "() => document.querySelector('.variant input[type=checkbox]').getBoundingClientRect().height"
+        normal = page.evaluate(box)
+        page.add_style_tag(content=DOUBLE_TEXT)
+        larger = page.evaluate(box)
+        assert normal >= 24 and larger >= 1.8 * normal, f"the tick box: {normal:.0f} px, {larger:.0f} px at double text"
+        assert overflow(page) == []
     finally:
         page.close()

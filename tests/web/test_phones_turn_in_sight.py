@@ -1,7 +1,8 @@
 """A child on a small phone taps a die or a move low on the page, below the board: whose turn it is next must
 still be on the screen without scrolling back up (the turn's heading had scrolled off the top after nearly every
 tap), and what says it must never lie over what the child taps next; the next step's dice or choices, drawn
-higher up than the move just tapped, come into view rather than stay above the screen. Real Chromium, as in test_browser."""
+higher up than the move just tapped, come into view rather than stay above the screen. Real Chromium, as in
+test_browser."""
 from __future__ import annotations
 
 import pytest
