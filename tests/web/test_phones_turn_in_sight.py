@@ -55,3 +55,26 @@ def test_whose_turn_stays_in_sight_after_each_tap(browser, served, game, screen,
         assert errors == []
     finally:
         page.close()
+
+
+def test_a_long_team_turn_keeps_to_two_lines_at_the_top_of_a_small_phone(browser, served):
+    """"Christopher's turn (Team Student)" at 200 % text took three lines at the top of a 320 px screen, a quarter
+    of it, over the scores the child scrolled down to."""
+    from .test_magic_mountain_teams import fill_players
+
+    base, _ = served()
+    page, errors = open_page(browser, base, SCREENS["small-phone"], text=DOUBLE_TEXT)
+    try:
+        fill_players(page, ["Christopher", "Maximiliana", "Cleo", "Dan"])
+        page.click("#start-game")
+        page.wait_for_selector("#live:not([hidden])")
+        step(page)
+        page.locator("#scores").scroll_into_view_if_needed()
+        page.wait_for_selector("#turn-bar:not([hidden])")
+        seen = page.evaluate(TURN_IN_SIGHT)
+        assert seen["shown"] == seen["turn"] == "Christopher's turn (Team Student)"
+        assert seen["lines"] <= 2, f"the turn's line takes {seen['lines']} lines"
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= SCREENS["small-phone"]["width"]
+        assert errors == []
+    finally:
+        page.close()
