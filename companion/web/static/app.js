@@ -676,7 +676,8 @@
   }
 
   // Each player with their colour in words too (not everyone tells red from green), the one whose turn it is
-  // marked for a screen reader, the winner said in words (the 🏆 is decoration: a Pi may lack emoji fonts).
+  // marked with a ▶ (its row's pale blue alone told few) and for a screen reader, the winner said in words
+  // (the 🏆 is decoration: a Pi may lack emoji fonts).
   function renderScores(game) {
     const table = $("scores");
     const body = el("tbody", {});
@@ -687,7 +688,11 @@
       const team = teamOf(game, i);
       if (team) who.append(el("small", { class: "team-name" }, ` · ${team.name}`));
       const row = el("tr", {}, who, el("td", { class: "num" }, game.scores[i] ?? ""));
-      if (i === game.current_player) { row.classList.add("current"); row.setAttribute("aria-current", "true"); }
+      if (i === game.current_player) {
+        row.classList.add("current");
+        row.setAttribute("aria-current", "true");
+        who.prepend(el("span", { class: "turn-mark", "aria-hidden": "true" }, "▶ "));
+      }
       if ((game.winners || []).includes(i)) {
         row.classList.add("winner");
         who.append(" ", el("span", { "aria-hidden": "true" }, "🏆"), el("strong", {}, " (winner)"));
