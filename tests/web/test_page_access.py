@@ -401,3 +401,22 @@ def test_each_games_main_flow_fits_320_px(browser, served):
             assert errors == [], game
         finally:
             page.close()
+
+
+def test_whose_turn_it_is_in_the_scores_is_told_by_more_than_a_pale_colour(browser, served, service):
+    """The row of the player whose turn it is differed from the others only by its light blue: on a washed-out
+    7-inch screen, or to a child who does not see that blue, no row stood out. It now carries a ▶ too."""
+    players = [{"name": "Ada", "colour": "red"}, {"name": "Ben", "colour": "blue"}]
+    assert service.table.request({"do": "start", "game": "mountain-goats", "players": players}).ok
+    assert service.table.request({"do": "dice", "values": [1, 1, 3, 4]}).ok  # Ada's roll: she moves now
+    page, errors = open_narrow(browser, served()[0])
+    try:
+        page.add_style_tag(content="#scores tr { background: none !important; }")  # what a colour does not tell
+        marks = page.evaluate("""() => [...document.querySelectorAll('#scores tbody th')].map((th) => {
+            const mark = th.querySelector('.turn-mark');
+            const box = mark ? mark.getBoundingClientRect() : null;
+            return box && box.width > 0 && box.right <= innerWidth ? th.innerText.trim().slice(0, 5) : ''; })""")
+        assert marks[0].startswith("▶") and marks[0].endswith("Ada") and marks[1] == "", marks
+        assert errors == []
+    finally:
+        page.close()

@@ -83,3 +83,43 @@ def test_the_dice_places_hold_their_marks_with_room_on_a_320_px_phone_with_doubl
         assert spilled == [], f"marks touching their die's sides: {spilled}"
     finally:
         page.close()
+
+
+def test_the_team_pickers_fit_a_320_px_phone_with_double_text_and_show_their_team_whole(browser, served):
+    """Magic Mountain in teams at 200 % text: each player's "Team Student" picker reached 20 px past the screen's
+    edge, and the whole form scrolled sideways."""
+    from tests.web.test_magic_mountain_teams import fill_players
+
+    base, _ = served()
+    page, _ = open_page(browser, base, NARROW, text=DOUBLE_TEXT)
+    try:
+        fill_players(page, ["Ada", "Ben", "Cleo", "Dan", "Eve"])
+        assert overflow(page) == [], "a team picker lies past the screen's edge"
+        assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"]
+        cut = page.evaluate("""() => { const pen = document.createElement('canvas').getContext('2d');
+            return [...document.querySelectorAll('#players select')].map((s) => { const style = getComputedStyle(s);
+                pen.font = `${style.fontSize} ${style.fontFamily}`;
+                const words = s.options[s.selectedIndex].text;
+                const room = s.clientWidth - parseFloat(style.paddingLeft);
+                return [words, Math.round(room - pen.measureText(words).width)];
+            }).filter(([, room]) => room < 0); }""")
+        assert cut == [], f"pickers too narrow for their words (px short): {cut}"
+    finally:
+        page.close()
+
+
+def test_a_variants_tick_box_grows_with_the_text(browser, served):
+    """Big Mountain's tick box stayed 19 px at 200 % text (sized in the browser's 13 px form font, not the page's),
+    beside words twice that size: the box a child taps grows with the text as its words do."""
+    base, _ = served()
+    page, _ = open_page(browser, base, NARROW)
+    try:
+        page.click("button[data-game='mountain-goats']")
+        box = "() => document.querySelector('.variant input[type=checkbox]').getBoundingClientRect().height"
+        normal = page.evaluate(box)
+        page.add_style_tag(content=DOUBLE_TEXT)
+        larger = page.evaluate(box)
+        assert normal >= 24 and larger >= 1.8 * normal, f"the tick box: {normal:.0f} px, {larger:.0f} px at double text"
+        assert overflow(page) == []
+    finally:
+        page.close()

@@ -69,6 +69,10 @@
     return true;
   }
 
+  // Where a step asks its question, takes its dice or offers its moves; and the first thing to tap there.
+  const STEP = "#question:not([hidden]), #chance:not([hidden]), #moves:not(:empty)";
+  const FIRST_TAP = "#question:not([hidden]) button, #chance:not([hidden]) #chance-faces button, #moves button.move";
+
   function sentence(words) { return /[.?!]$/.test(words) ? words : words + "."; }
 
   function shown(node) { return node.getClientRects().length > 0; }
@@ -235,6 +239,7 @@
   }
 
   function draw(next) {
+    const newStep = !view || view.step !== next.step;
     view = next;
     window.companionView = next;
     const game = next.game;
@@ -246,6 +251,7 @@
     setText($("title"), game ? game.title : "The companion");
     if (starting) { renderStart(); return; }
     setText($("turn"), game.turn);
+    setText($("turn-bar"), game.turn);
     setText($("prompt"), next.notice ? `${game.prompt}  (${next.notice})` : game.prompt);
     $("board").innerHTML = game.board || "";
     renderQuestion(next.question, game);
@@ -261,6 +267,25 @@
     $("undo").disabled = !game.can_undo;
     document.body.dataset.version = next.version;
     fitToScreen();
+    placeTurnBar();
+    keepNextStepInSight(newStep);
+  }
+
+  // Whose turn, kept at the top of a phone's screen once its heading has scrolled off above it (after a die or a
+  // move tapped below the board); the heading itself is what a screen reader reads.
+  function placeTurnBar() {
+    const away = !$("live").hidden && $("turn").getBoundingClientRect().top < 0;
+    if ($("turn-bar").hidden === away) $("turn-bar").hidden = !away;
+  }
+
+  // A new step starts in sight, its title and all, when it was drawn under the turn's line or above the screen
+  // (its dice higher up than the move just tapped); below the screen it is left where the child scrolls on to
+  // it, past the board. A step redrawn (another phone's news) only brings its first button out from under the line.
+  function keepNextStepInSight(newStep) {
+    const bar = $("turn-bar"), next = document.querySelector(newStep ? STEP : FIRST_TAP);
+    if (!shown(bar) || !next) return;
+    const under = bar.getBoundingClientRect().bottom - next.getBoundingClientRect().top;
+    if (under > 0 && (newStep || next.getBoundingClientRect().bottom > 0)) window.scrollBy(0, -Math.ceil(under));
   }
 
   // What is wider than the screen at this text size: the board scrolls in its own box, and a line above it says
@@ -669,7 +694,8 @@
   }
 
   // Each player with their colour in words too (not everyone tells red from green), the one whose turn it is
-  // marked for a screen reader, the winner said in words (the 🏆 is decoration: a Pi may lack emoji fonts).
+  // marked with a ▶ (its row's pale blue alone told few) and for a screen reader, the winner said in words
+  // (the 🏆 is decoration: a Pi may lack emoji fonts).
   function renderScores(game) {
     const table = $("scores");
     const body = el("tbody", {});
@@ -680,7 +706,11 @@
       const team = teamOf(game, i);
       if (team) who.append(el("small", { class: "team-name" }, ` · ${team.name}`));
       const row = el("tr", {}, who, el("td", { class: "num" }, game.scores[i] ?? ""));
-      if (i === game.current_player) { row.classList.add("current"); row.setAttribute("aria-current", "true"); }
+      if (i === game.current_player) {
+        row.classList.add("current");
+        row.setAttribute("aria-current", "true");
+        who.prepend(el("span", { class: "turn-mark", "aria-hidden": "true" }, "▶ "));
+      }
       if ((game.winners || []).includes(i)) {
         row.classList.add("winner");
         who.append(" ", el("span", { "aria-hidden": "true" }, "🏆"), el("strong", {}, " (winner)"));
@@ -1108,6 +1138,7 @@
   $("tray-set").addEventListener("click", setTray);
   $("join").addEventListener("click", joinByButton);
   $("camera-box").querySelector("details").addEventListener("toggle", showTray);
+  window.addEventListener("scroll", placeTurnBar, { passive: true });
   new ResizeObserver(fitToScreen).observe(document.body);
   document.addEventListener("toggle", fitToScreen, true);  // a fold opened: its table is measured now
   loadGames();

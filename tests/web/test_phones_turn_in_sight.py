@@ -1,0 +1,80 @@
+"""A child on a small phone or the Pi's 800×480 touchscreen taps a die or a move low on the page, below the board:
+whose turn it is next must still be on the screen without scrolling back up (the turn's heading had scrolled off
+the top after nearly every tap), and what says it must never lie over what the child taps next nor over the
+board kept beside the moves; the next step's dice or choices, drawn higher up than the move just tapped, come
+into view rather than stay above the screen. Real Chromium, as in test_browser."""
+from __future__ import annotations
+
+import pytest
+
+from .test_browser import DOUBLE_TEXT, browser, open_page, start_game, step  # noqa: F401  (the shared Chromium)
+
+pytestmark = pytest.mark.browser
+
+SCREENS = {"small-phone": {"width": 320, "height": 568}, "seven-inch": {"width": 800, "height": 480}}
+# Whose turn the screen shows: the heading when it is on the screen, else the line kept at the top.
+TURN_IN_SIGHT = """() => { const inside = (r) => r.height > 0 && r.top >= 0 && r.bottom <= innerHeight;
+    const heading = document.getElementById('turn'), bar = document.getElementById('turn-bar');
+    const shown = inside(heading.getBoundingClientRect()) ? heading
+                  : bar && bar.getClientRects().length && inside(bar.getBoundingClientRect()) ? bar : null;
+    const action = document.querySelector('#question:not([hidden]) button, #chance:not([hidden]) #chance-faces button,'
+                                          + ' #moves button.move');
+    const covered = bar && bar.getClientRects().length && action
+        && action.getBoundingClientRect().top < bar.getBoundingClientRect().bottom - 1
+        && action.getBoundingClientRect().bottom > 0;
+    const board = document.querySelector('#board svg').getBoundingClientRect();
+    const boardCovered = bar && bar.getClientRects().length && board.bottom > 0
+        && board.top < bar.getBoundingClientRect().bottom - 1;
+    const above = action && action.getBoundingClientRect().bottom
+        <= (bar && bar.getClientRects().length ? bar.getBoundingClientRect().bottom : 0);
+    return { turn: heading.textContent, shown: shown ? shown.textContent : null, covered: !!covered, above: !!above,
+             boardCovered: !!boardCovered,
+             lines: shown && shown === bar ? Math.round(bar.getBoundingClientRect().height
+                                               / parseFloat(getComputedStyle(bar).lineHeight)) : 1 }; }"""
+
+
+@pytest.mark.parametrize("text", ["", DOUBLE_TEXT], ids=["normal-text", "double-text"])
+@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize("game", ["matterhorn", "mountain-goats", "magic-mountain", "banana-matcho"])
+def test_whose_turn_stays_in_sight_after_each_tap(browser, served, game, screen, text):
+    base, _ = served()
+    page, errors = open_page(browser, base, SCREENS[screen], text=text)
+    try:
+        start_game(page, game)
+        for tap in range(12):
+            if page.evaluate("window.companionView.game.over"):
+                break
+            step(page)
+            seen = page.evaluate(TURN_IN_SIGHT)
+            assert seen["shown"] == seen["turn"], f"tap {tap + 1}: '{seen['turn']}' is off the screen"
+            assert seen["lines"] <= 2, f"tap {tap + 1}: the turn's line takes {seen['lines']} lines"
+            assert not seen["covered"], f"tap {tap + 1}: the turn's line lies over the next thing to tap"
+            if screen == "seven-inch":
+                assert not seen["boardCovered"], f"tap {tap + 1}: the turn's line lies over the board beside the moves"
+            assert not seen["above"], f"tap {tap + 1}: the next thing to tap is above the screen"
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_a_long_team_turn_keeps_to_two_lines_at_the_top_of_a_small_phone(browser, served):
+    """"Christopher's turn (Team Student)" at 200 % text took three lines at the top of a 320 px screen, a quarter
+    of it, over the scores the child scrolled down to."""
+    from .test_magic_mountain_teams import fill_players
+
+    base, _ = served()
+    page, errors = open_page(browser, base, SCREENS["small-phone"], text=DOUBLE_TEXT)
+    try:
+        fill_players(page, ["Christopher", "Maximiliana", "Cleo", "Dan"])
+        page.click("#start-game")
+        page.wait_for_selector("#live:not([hidden])")
+        step(page)
+        page.locator("#scores").scroll_into_view_if_needed()
+        page.wait_for_selector("#turn-bar:not([hidden])")
+        seen = page.evaluate(TURN_IN_SIGHT)
+        assert seen["shown"] == seen["turn"] == "Christopher's turn (Team Student)"
+        assert seen["lines"] <= 2, f"the turn's line takes {seen['lines']} lines"
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= SCREENS["small-phone"]["width"]
+        assert errors == []
+    finally:
+        page.close()
