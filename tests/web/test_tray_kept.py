@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from companion.config import load_settings
+from companion.events import SensorHealth
 from companion.table.reread import read_camera_setup
 from companion.table.service import Service
 from companion.web.app import create_app
@@ -148,6 +149,8 @@ def test_a_recording_started_on_a_full_card_stops_recording_frames_not_the_camer
     try:
         page = create_app(service).test_client()
         assert page.get("/api/tray").status_code == 200, "the camera is there"
+        # the table takes events in order: once this one is applied, the recording's news, sent before, is too
+        service.table.submit(SensorHealth(t=1, sensor="banana", state="ok")).result(10)
         health = page.get("/api/state").get_json()["health"]
         assert health.get("camera", {}).get("state") != "missing", health
         assert "the camera's frames are no longer recorded" in health["recording"]["message"], health
