@@ -289,17 +289,19 @@ def play_demo(backend, stop: threading.Event, clock: DemoClock, events: queue.Qu
     Each step waits until the events before it are printed, with their state lines (two gates at once are
     shown both active however slowly the printout runs), and `clock` is held at the step until it is played."""
     names = {s.name for s in backend._pins_map}
-    began = clock.until if clock.until is not None else time.monotonic_ns()
-    while not stop.is_set():
-        for at, name, active in DEMO_SCRIPT:
-            if end is not None and began + int(at * 1e9) >= end:
-                clock.until = None  # nothing more to play: the clock runs on to the end
-                return
-            clock.until = began + int(at * 1e9)
-            while events.unfinished_tasks and not stop.is_set():
-                stop.wait(0.005)
-            if stop.wait(max(0.0, (clock.until - time.monotonic_ns()) / 1e9)):
-                return
-            if name in names:
-                backend.set_sensor(name, active)
-        began += int(DEMO_PERIOD_S * 1e9)
+    try:
+        began = clock.until if clock.until is not None else time.monotonic_ns()
+        while not stop.is_set():
+            for at, name, active in DEMO_SCRIPT:
+                if end is not None and began + int(at * 1e9) >= end:
+                    return
+                clock.until = began + int(at * 1e9)
+                while events.unfinished_tasks and not stop.is_set():
+                    stop.wait(0.005)
+                if stop.wait(max(0.0, (clock.until - time.monotonic_ns()) / 1e9)):
+                    return
+                if name in names:
+                    backend.set_sensor(name, active)
+            began += int(DEMO_PERIOD_S * 1e9)
+    finally:  # nothing more to play, or a demo that broke: the clock runs on to the deadline
+        clock.until = None

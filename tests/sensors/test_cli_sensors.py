@@ -222,3 +222,23 @@ def test_a_hub_that_goes_silent_after_its_heartbeats_is_told_as_gone_silent(run_
     assert re.search(r"; FAILED: the hub went silent: no heartbeat in the last \d+\.\d s, so its sensors were not "
                      r"seen since \(see the message above\)$", lines[-1]), lines[-1]
     assert "sent no heartbeat" not in out and "no heartbeat from the hub yet" not in states[-1]
+
+
+def test_sensors_test_stops_at_its_seconds_when_the_mock_demo_breaks(run_cli, monkeypatch):
+    """The mock demo holds the kit's clock at its next step; a demo that broke (a mock pin refused) must not hold
+    it for ever: the command asked for 1 s stops, where it hung."""
+    import threading
+
+    from companion.sensors.gpio_backend import MockGpioBackend
+
+    def refused(self, name, active):
+        raise RuntimeError("mock pin busy")
+
+    monkeypatch.setattr(MockGpioBackend, "set_sensor", refused)
+    monkeypatch.setattr(threading, "excepthook", lambda args: None)
+    done = []
+    runner = threading.Thread(target=lambda: done.append(run_cli("sensors", "test", "--backend", "mock",
+                                                                 "--seconds", "1")), daemon=True)
+    runner.start()
+    runner.join(120)  # a bound for a hang, far beyond any slow machine's second: not a timing check
+    assert done and done[0][0] == 0, "sensors test never stopped"
