@@ -380,16 +380,22 @@ def who_squeaked(t: int, text: str, fruit: list[Any] | None = None, matcho: list
                  unknown: Sequence[str] = ()) -> Ask:
     """Ask the page who squeaked; the answer is judged on `fruit` and `matcho` (None: on no dice). A side in
     `unknown` had dice nobody saw surely: it is not offered, and is judged on the dice a person taps, which
-    `dice_to_tap` offers (the game itself waits for no dice once they were typed and it asks who squeaks)."""
+    the page offers (`with_dice_to_tap`)."""
+    options = [option for option in SQUEAK_OPTIONS if option["option"] not in unknown] + [NOBODY_OPTION]
+    return Ask({"kind": "squeak", "t": t, "fruit": fruit, "matcho": matcho, "unknown": list(unknown),
+                "options": options, "text": text})
+
+
+def with_dice_to_tap(question: dict[str, Any]) -> dict[str, Any]:
+    """A squeak question judged on dice a person taps, with the dice the page offers for that ("dice_to_tap"):
+    the game itself waits for no dice once they were typed and it asks who squeaks. Added to the page's view,
+    not journaled, so a question an older companion kept offers them too."""
+    if question.get("kind") != "squeak" or not question.get("unknown"):
+        return question
     from ..games.banana_matcho.combinations import FRUITS, MATCHO_FACES
 
-    options = [option for option in SQUEAK_OPTIONS if option["option"] not in unknown] + [NOBODY_OPTION]
-    question = {"kind": "squeak", "t": t, "fruit": fruit, "matcho": matcho, "unknown": list(unknown),
-                "options": options, "text": text}
-    if unknown:
-        question["dice_to_tap"] = {"kind": "duel-dice", "count": FRUIT_DICE + MATCHO_DICE,
-                                   "faces": [*FRUITS, *MATCHO_FACES]}
-    return Ask(question)
+    return {**question, "dice_to_tap": {"kind": "duel-dice", "count": FRUIT_DICE + MATCHO_DICE,
+                                        "faces": [*FRUITS, *MATCHO_FACES]}}
 
 
 def _faces(dice: tuple[DieReading, ...] | None) -> list[Any] | None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..games import registry
 from ..games.api import CHANCE, TERMINAL
+from .inputs import with_dice_to_tap
 
 if TYPE_CHECKING:
     from .owner import Table
@@ -28,7 +29,8 @@ def build_view(table: "Table") -> dict[str, Any]:
         "run": table.run,
         "step": step_token(shown, table.question, len(table.unstepped)),
         "game": shown,
-        "question": None if table.question is None else {k: v for k, v in table.question.items() if k != "lying"},
+        "question": None if table.question is None else with_dice_to_tap(
+            {k: v for k, v in table.question.items() if k != "lying"}),
         "notice": table.notice_shown(),
         "health": dict(table.health),
     }

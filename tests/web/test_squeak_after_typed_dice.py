@@ -32,3 +32,31 @@ def test_a_squeak_heard_after_the_dice_were_typed_can_be_judged_on_the_dice_tapp
         assert errors == []
     finally:
         page.close()
+
+
+def test_a_squeak_question_kept_by_an_older_companion_offers_the_dice_to_tap(tmp_path):
+    """A question journaled before the page was told which dice to tap (no "dice_to_tap") comes back after an
+    update and a restart: the page must still offer the 9 dice, or only "Nobody" can be answered."""
+    import json
+
+    from companion.table.journal import Journal
+    from companion.table.owner import Table
+
+    journal = Journal(tmp_path)
+    table = Table(journal).start()
+    assert table.request(START).ok
+    assert table.request({"do": "dice", "values": FOUR_AND_PAIR + ["matcho", "blank", "blank"]}).ok
+    table.submit(BananaSqueaked(t=20)).result(5)
+    table.stop()
+    old = json.loads(journal.meta("question"))
+    old.pop("dice_to_tap", None)
+    with journal.transaction() as tx:
+        tx.set_meta("question", json.dumps(old))
+    table = Table(journal).start()
+    try:
+        question = table.view()["question"]
+        assert question["kind"] == "squeak" and question["unknown"], question
+        assert question.get("dice_to_tap", {}).get("count") == 9, question
+    finally:
+        table.stop()
+        journal.close()
