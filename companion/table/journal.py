@@ -108,7 +108,11 @@ def _lost_beside_its_log(path: Path) -> str | None:
 
 
 def _rescue_fix(path: Path) -> str:
-    return f"keep a copy of the folder, then {damaged_fix(path)}"
+    """The games are in the log alone: opening the empty journal file (sqlite3 too) would delete it."""
+    return (f"keep a copy of the folder first, then move the journal away, with its -wal and -shm files (e.g. "
+            f"`mkdir -p {path.parent}/damaged && mv {path}* {path.parent}/damaged/`), and the companion starts a "
+            "new, empty journal. To rescue the games, in the copy run `truncate -s 4096 "
+            f"{path.name}` before opening it, so SQLite reads the log instead of deleting it, and put the copy back")
 
 
 def _no_room(path: Path) -> str:

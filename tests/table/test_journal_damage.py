@@ -101,9 +101,19 @@ def test_a_journal_file_the_card_lost_beside_its_write_ahead_log_is_said_and_the
     message = str(refused.value)
     assert message.startswith(f"the game journal {path} is {'empty' if lost == 'emptied' else 'missing'}, but its "
                               f"write-ahead log {log.name} holds ")
-    assert "move it away" in message and ".dump" in message
+    assert "move the journal away" in message and ".dump" not in message, "sqlite3 on the empty file deletes the log"
     assert log.read_bytes() == steps, "the write-ahead log is kept as it was, for a rescue"
     assert companion_holding(state) is None, "the folder is let go"
+    rescue = tmp_path / "copy"  # the rescue the message gives, followed in a copy of the folder
+    shutil.copytree(state, rescue)
+    assert f"truncate -s 4096 {Journal.FILE_NAME}" in message
+    os.truncate(rescue / Journal.FILE_NAME, 4096) if (rescue / Journal.FILE_NAME).exists() else \
+        (rescue / Journal.FILE_NAME).write_bytes(bytes(4096))
+    rescued = Journal(rescue)
+    try:
+        assert [[p["name"] for p in row["setup"]["players"]] for row in rescued.games()] == [["Ada", "Ben"]]
+    finally:
+        rescued.close()
 
 
 class Failing:
