@@ -374,9 +374,11 @@ class Table:
             # Only an Undo is told apart by what changed with no step; any other tap made on the same game and
             # question (a recording made before the step token counted it) stands.
             if name in ("start", "resume"):
+                again = f"tap {'Start' if name == 'start' else 'the game'} again"
+                if not _kept_words(self.game):
+                    raise Rejected(f"the game changed while you chose (someone played or ended it): {again}")
                 raise Rejected("the game was played on while you chose (someone played, or the camera read a roll): "
-                               f"tap {'Start' if name == 'start' else 'the game'} again to set it aside anyway; "
-                               "it is kept to pick up")
+                               f"{again} to set it aside anyway; it is kept to pick up")
             raise Rejected("the game moved on before your tap arrived (someone else played, or the camera read "
                            "a roll): look again, and tap again if it is still your move")
         if name == "start":

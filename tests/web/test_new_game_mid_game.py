@@ -57,6 +57,22 @@ def test_a_start_refused_because_the_game_was_played_on_meanwhile_says_to_tap_st
     assert page(base)["game"]["name"] == "matterhorn"
 
 
+def test_a_start_refused_because_the_game_was_ended_meanwhile_keeps_nothing_it_says(served):
+    """Another phone ended the game while Mum chose the new one: nothing is left to keep."""
+    base, _ = served()
+    tap(base, MATTERHORN)
+    choosing = page(base)["step"]
+    tap(base, {"do": "end", "seen": choosing})
+    request = urllib.request.Request(base + "/api/command", data=json.dumps({**MAGIC_MOUNTAIN, "seen": choosing}).encode(),
+                                     method="POST", headers={"Content-Type": "application/json"})
+    try:
+        urllib.request.urlopen(request, timeout=20)
+        raise AssertionError("a start made on a game changed since is refused")
+    except urllib.error.HTTPError as refused:
+        message = json.loads(refused.read())["message"]
+    assert message == "the game changed while you chose (someone played or ended it): tap Start again"
+
+
 def test_picking_up_another_game_says_where_the_one_played_is_kept(served):
     base, _ = served()
     tap(base, MATTERHORN)
