@@ -46,6 +46,7 @@ _NAME_FORMAT_CHARACTERS = frozenset("\u200c\u200d") | frozenset(map(chr, range(0
 # same, and a second "Ben" pasted with one looks like the first because it is. The embeddings, overrides and
 # isolates (U+202A–U+202E, U+2066–U+2069) turn the text after them around: those are refused.
 _NAME_CHARACTERS_DROPPED = frozenset("\ufeff\u00ad\u200b\u2060\u200e\u200f\u061c")
+_TEXT_DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def check_command(data: Any, *, recorded: bool = False) -> dict[str, Any]:
@@ -127,9 +128,14 @@ def check_players(players: list[Any], *, new: bool = True) -> None:
         hidden = [c for c in player["name"] if unicodedata.category(c) == "Cf" and c not in _NAME_FORMAT_CHARACTERS]
         if hidden and new:
             seen = "".join(c for c in player["name"] if c not in hidden).strip()
-            raise BadCommand(f"the name \"{seen}\" has a hidden character in it that turns the text around on "
-                             "every phone (it comes along when a name is pasted): type the name in instead "
-                             f"({', '.join(f'U+{ord(c):04X}' for c in dict.fromkeys(hidden))})")
+            codes = ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(hidden))
+            if not seen:
+                raise BadCommand("a player's name is only hidden characters (it came along when a name was pasted): "
+                                 f"type the name in ({codes})")
+            does = ("turns the text around" if _TEXT_DIRECTION_CONTROLS.intersection(hidden) else
+                    "changes how it reads")
+            raise BadCommand(f"the name \"{seen}\" has a hidden character in it that {does} on every phone (it comes "
+                             f"along when a name is pasted): type the name in instead ({codes})")
         colour = player.get("colour", "")
         if not isinstance(colour, str) or len(colour) > 24:
             raise BadCommand(f"a colour is a short word, got {colour!r}")
