@@ -365,7 +365,8 @@ def check_journal(state_dir: Path) -> Check:
 
     path = state_dir / Journal.FILE_NAME
     try:
-        there = path.is_file() or path.with_name(path.name + "-wal").is_file()
+        log = path.with_name(path.name + "-wal")
+        there = path.is_file() or (log.is_file() and log.stat().st_size > 0)
     except OSError as exc:  # a folder this user may not look into
         return Check("journal", WARN, f"the game journal in {state_dir} could not be checked ({exc.strerror})",
                      "run the check as a user of the state directory (or with sudo)")

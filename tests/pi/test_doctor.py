@@ -316,6 +316,17 @@ def test_a_sound_journal_is_checked_and_a_damaged_one_named_with_what_to_do(tmp_
     assert sorted(p.name for p in path.parent.iterdir()) == before, "the doctor changes nothing"
 
 
+def test_an_empty_write_ahead_log_alone_is_no_games_journaled_yet(tmp_path):
+    """A checkpoint can leave an empty log: beside no journal it holds no games, and nothing needs sudo."""
+    from companion.doctor import check_journal
+
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "journal.sqlite3-wal").write_bytes(b"")
+    check = check_journal(state)
+    assert check.status == OK and check.message == f"no games journaled yet in {state}", check
+
+
 def test_a_card_switched_to_read_only_is_named_with_what_to_do(tmp_path):
     machine = fake_machine(tmp_path)
     machine.read_only = lambda path: True
