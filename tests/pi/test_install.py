@@ -128,9 +128,11 @@ def test_without_sudo_the_installer_says_so_before_any_change(machine, tmp_path,
     """`systemd/install.sh --uninstall` typed without sudo disabled the service (polkit asks for the password),
     then stopped at "rm: cannot remove ...: Permission denied", half removed. Run here on the real / as a login
     would be, with every command that could change it (rm too) a fake that only notes its call."""
-    bin_ = tmp_path / "bin"  # the machine's fakes, with three more
+    bin_ = tmp_path / "bin"  # the machine's fakes, with more: were the check for sudo lost, / must stay as it is
+    noting = {name: f'echo "{name} $*" >> "$FAKE/calls"'
+              for name in ("rm", "mkdir", "cp", "mv", "ln", "install", "chmod", "chown", "python3", "tee")}
     for name, body in {"id": 'if [ "$1" = -u ] && [ -z "${2:-}" ]; then echo 1000; else exec /usr/bin/id "$@"; fi',
-                       "rm": 'echo "rm $*" >> "$FAKE/calls"', "mkdir": 'echo "mkdir $*" >> "$FAKE/calls"'}.items():
+                       **noting}.items():
         (bin_ / name).write_text(f"#!/usr/bin/env bash\n{body}\n")
         (bin_ / name).chmod(0o755)
     env = {**os.environ, "PATH": f"{bin_}:{os.environ['PATH']}", "FAKE": str(machine.fake)}
