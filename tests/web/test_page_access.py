@@ -415,8 +415,9 @@ def test_whose_turn_it_is_in_the_scores_is_told_by_more_than_a_pale_colour(brows
         marks = page.evaluate("""() => [...document.querySelectorAll('#scores tbody th')].map((th) => {
             const mark = th.querySelector('.turn-mark');
             const box = mark ? mark.getBoundingClientRect() : null;
-            return box && box.width > 0 && box.right <= innerWidth ? th.innerText.trim().slice(0, 5) : ''; })""")
-        assert marks[0].startswith("▶") and marks[0].endswith("Ada") and marks[1] == "", marks
+            return box && box.width > 0 && box.right <= innerWidth ? th.innerText.trim().slice(0, 6) : ''; })""")
+        # U+FE0E asks for the text arrow, not a phone's coloured emoji button
+        assert marks[0].startswith("\u25b6\ufe0e") and marks[0].endswith("Ada") and marks[1] == "", marks
         assert errors == []
     finally:
         page.close()

@@ -709,7 +709,7 @@
       if (i === game.current_player) {
         row.classList.add("current");
         row.setAttribute("aria-current", "true");
-        who.prepend(el("span", { class: "turn-mark", "aria-hidden": "true" }, "▶ "));
+        who.prepend(el("span", { class: "turn-mark", "aria-hidden": "true" }, "\u25B6\uFE0E "));
       }
       if ((game.winners || []).includes(i)) {
         row.classList.add("winner");
