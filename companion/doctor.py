@@ -361,11 +361,11 @@ def check_disk(machine: Machine, state_dir: Path) -> Check:
 def check_journal(state_dir: Path) -> Check:
     """The game journal's pages read once: a journal the memory card damaged stops the service (which says so
     in `journalctl -u companion`), so it is named here too, with what to do."""
-    from .table.journal import Journal, check_file
+    from .table.journal import Journal, check_file, write_ahead_log
 
     path = state_dir / Journal.FILE_NAME
     try:
-        log = path.with_name(path.name + "-wal")
+        log = write_ahead_log(path)
         there = path.is_file() or (log.is_file() and log.stat().st_size > 0)
     except OSError as exc:  # a folder this user may not look into
         return Check("journal", WARN, f"the game journal in {state_dir} could not be checked ({exc.strerror})",

@@ -83,19 +83,27 @@ NEARLY_FULL_BYTES = 1 * 2**20
 _READONLY, _IOERR, _CANTOPEN = 8, 10, 14  # SQLite's primary result codes (the extended codes keep them in the low byte)
 
 
+def write_ahead_log(path: Path) -> Path:
+    """The journal's write-ahead log, where SQLite keeps the steps written since its last checkpoint."""
+    return path.with_name(path.name + "-wal")
+
+
+def _move_away(path: Path, what: str) -> str:
+    return (f"move {what} away, with its -wal and -shm files if there (e.g. `mkdir -p {path.parent}/damaged && "
+            f"mv {path}* {path.parent}/damaged/`), and the companion starts a new, empty journal")
+
+
 def damaged_fix(path: Path) -> str:
     """What to do about a damaged journal at `path`. It is left as it is: nothing else can rescue its games."""
-    return (f"move it away, with its -wal and -shm files if there (e.g. `mkdir -p {path.parent}/damaged && "
-            f"mv {path}* {path.parent}/damaged/`), and the companion starts a new, empty journal. Its games are "
-            "lost unless you put back a copy; someone who knows SQLite can often rescue most of their steps from "
-            "the moved file (sqlite3's .dump)")
+    return (f"{_move_away(path, 'it')}. Its games are lost unless you put back a copy; someone who knows SQLite can "
+            "often rescue most of their steps from the moved file (sqlite3's .dump)")
 
 
 def _lost_beside_its_log(path: Path) -> str | None:
     """What is wrong when the journal file is empty or gone while its write-ahead log holds steps, as a card
     that did not keep what it was told was written can leave them: SQLite, even reading, would delete the log
     and start an empty journal without a word. None when the journal file is there, or there is no log."""
-    log = path.with_name(path.name + "-wal")
+    log = write_ahead_log(path)
     try:
         logged = log.stat().st_size
         if not logged or (path.exists() and path.stat().st_size):
@@ -109,10 +117,9 @@ def _lost_beside_its_log(path: Path) -> str | None:
 
 def _rescue_fix(path: Path) -> str:
     """The games are in the log alone: opening the empty journal file (sqlite3 too) would delete it."""
-    return (f"keep a copy of the folder first, then move the journal away, with its -wal and -shm files (e.g. "
-            f"`mkdir -p {path.parent}/damaged && mv {path}* {path.parent}/damaged/`), and the companion starts a "
-            "new, empty journal. To rescue the games, in the copy run `truncate -s 4096 "
-            f"{path.name}` before opening it, so SQLite reads the log instead of deleting it, and put the copy back")
+    return (f"keep a copy of the folder first, then {_move_away(path, 'the journal')}. To rescue the games, in the "
+            f"copy run `truncate -s 4096 {path.name}` before opening it, so SQLite reads the log instead of deleting "
+            "it, and put the copy back")
 
 
 def _no_room(path: Path) -> str:
@@ -158,7 +165,7 @@ def _says_read_only(exc: sqlite3.DatabaseError) -> bool:
 
 def _not_writable(path: Path, exc: sqlite3.DatabaseError) -> str:
     """What to do about a journal this user cannot write: the files that are not this user's, given back."""
-    files = [p for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm"))
+    files = [p for p in (path, write_ahead_log(path), path.with_name(path.name + "-shm"))
              if p.exists() and not os.access(p, os.W_OK)]
     if not files:
         return f"the game journal {path} cannot be written ({exc}): check the state directory's permissions"
