@@ -21,7 +21,10 @@ Tables:
   journaled after it, by an older version that does not know them, makes them stale). A
   step that answered a question keeps it in its info (`asked`, with its `actions`); a step tapped while an event
   was kept keeps what had changed with no step before it (`kept`): undoing the step leaves the event kept, and
-  puts that back.
+  puts that back. All of these, and `early_balls` and `first_duel_dice`, are the game on's: a game set aside for
+  another keeps its own as `set_aside:<id>` (with the numbers of its last operation and event then: an older
+  version, which does not know it, may play the game on meanwhile), given back to the table-wide keys when it is
+  picked up again.
 """
 from __future__ import annotations
 
@@ -539,6 +542,13 @@ class Transaction:
         they never go back (AUTOINCREMENT), so meta written with them can tell whether anything was journaled
         after it, by this version or an older one that does not know that meta."""
         return _last_seqs(self.db)
+
+    def game_seqs(self, game_id: int) -> list[int]:
+        """The numbers of the last operation and the last event written for the game `game_id` (0 for none): they
+        move only while it is the game on, so what a game set aside kept still holds while they stay."""
+        return list(self.db.execute(
+            "SELECT (SELECT COALESCE(MAX(seq), 0) FROM ops WHERE game_id=?), "
+            "(SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id=?)", (game_id, game_id)).fetchone())
 
     def set_meta(self, key: str, value: str) -> None:
         self.db.execute("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",

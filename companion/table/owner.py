@@ -287,18 +287,13 @@ class Table:
             history = [dict(step) for step in data["history"]]
             for step in history:
                 state.apply(game_def.action_from_json(step["action"]))
-            held = _held_from_json(data["held"]) if data.get("held") else None
-            if not isinstance(data.get("question"), (dict, type(None))):
-                raise ValueError(f"a question is a JSON object, got {data['question']!r}"[:200])
-            unstepped = _unstepped_from_json(data.get("unstepped") or [])
+            question, held, unstepped, early, first_duel_dice = _unstepped_state_from_json(data, None)
             started = None if data.get("started") is None else int(data["started"])  # an older recording: unknown
             clock_from = int(data.get("clock_from", len(history)))
-            early = _early_balls_from_json(data.get("early_balls"), None)
-            first_duel_dice = _first_duel_dice_from_json(data.get("first_duel_dice") or {})
         except (BadEvent, BadCommand, GameError, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise Rejected(f"the game so far could not be played: {exc}") from None
-        question = data.get("question")
         with self.journal.transaction() as tx:
+            self._set_aside(tx)
             game_id = tx.new_game(game_def.name, setup, event.t if started is None else started)
             for step in history:
                 tx.apply(game_id, step["action"], {k: v for k, v in step.items() if k != "action"},
@@ -393,10 +388,7 @@ class Table:
                 if not game.state.is_over():  # a game played out keeps its scores and winners
                     tx.finish(game.id, None)
                 tx.clear_meta("current_game")
-                tx.clear_meta("question")
-                tx.clear_meta("held")
-                tx.clear_meta("early_balls")
-                tx.clear_meta("unstepped")
+                _clear_unstepped_state(tx)
             self._take_up(None)
             return True, "game ended"
         if name == "undo":
@@ -575,11 +567,9 @@ class Table:
         state = game_def.new_state(players, variants)
         setup = {"players": [p.to_json() for p in players], "variants": game_def.check_variants(variants)}
         with self.journal.transaction() as tx:  # a game left unfinished can be picked up again later
+            self._set_aside(tx)
             game_id = tx.new_game(game_def.name, setup, event.t)
-            tx.clear_meta("question")
-            tx.clear_meta("held")
-            tx.clear_meta("early_balls")
-            tx.clear_meta("unstepped")
+            _clear_unstepped_state(tx)
             self._write_position(tx)
         self._take_up(Game(game_id, game_def.name, setup, state, [], started=event.t), notice=_kept_words(self.game))
         self.zones.clear(lying_before=event.t)  # the camera reads the zones from now: what lies there was before
@@ -601,14 +591,25 @@ class Table:
             raise Rejected(f"game {game_id} is over; start a new one")
         game = self._load(row)
         with self.journal.transaction() as tx:
+            self._set_aside(tx)
             tx.set_meta("current_game", str(game_id))
-            tx.clear_meta("question")
-            tx.clear_meta("held")
-            tx.clear_meta("early_balls")
-            tx.clear_meta("unstepped")
+            _clear_unstepped_state(tx)
+            _pick_up(tx, game_id)
         set_aside = self.game if self.game is not None and self.game.id != game_id else None
-        self._take_up(game, notice=_kept_words(set_aside))
+        self._take_up(game)
         self._take_up_first_duel_dice()
+        self._take_up_unstepped_state("when the game was set aside")
+        self.notice = ". ".join(words for words in (_kept_words(set_aside), self.notice) if words)
+
+    def _set_aside(self, tx) -> None:
+        """The game on, left for another, keeps what it has with no step (the question asked, the event kept, what
+        Undo puts back first, the balls that went in early, the dice lying as it began) as its own meta (`_pick_up`
+        gives it back), with its last numbers in the journal: the table-wide meta is the game on's alone."""
+        game = self.game
+        kept = {"question": self.question, "held": _held_to_json(self.held), "unstepped": self.unstepped,
+                "early_balls": self.early_balls, "first_duel_dice": self.first_duel_dice}
+        if game is not None and not game.state.is_over() and any(kept.values()):
+            tx.set_meta(_set_aside_key(game.id), json.dumps({**kept, "seqs": tx.game_seqs(game.id)}))
 
     def _play(self, actions: list[Action], event: Event, reading: dict[str, Any] | None = None,
               reading_step: int = 0, question: dict[str, Any] | None = None, t: int | None = None,
@@ -841,6 +842,12 @@ class Table:
             # says so, and the journal is left as it was for a person to look at.
             self.notice = f"game {game_id} could not be resumed ({exc}); start a new game"
             return
+        self._take_up_unstepped_state("before the restart")
+
+    def _take_up_unstepped_state(self, when: str) -> None:
+        """The question asked, the balls that went in early, what Undo puts back first and the event kept, as the
+        table-wide meta holds them for the game on (`when`: since when they were kept, for the page)."""
+        game_id = self.game.id
         question = self.journal.meta("question")
         self.question = json.loads(question) if question else None
         with contextlib.suppress(ValueError):  # one that cannot be read is not told, as before it was journaled
@@ -858,7 +865,7 @@ class Table:
                 if not self._held_squeak():
                     self._play_held()  # its tap may have been saved just before the power went
             except Exception as exc:  # the service must start all the same
-                self.held, self.notice = None, f"the roll or ball kept before the restart was not played ({exc})"
+                self.held, self.notice = None, f"the roll or ball kept {when} was not played ({exc})"
                 with contextlib.suppress(JournalError), self.journal.transaction() as tx:
                     _write_held(tx, None)  # said once, not at every start
 
@@ -1065,6 +1072,54 @@ def _first_duel_dice_from_json(data: Any) -> dict[str, list[dict[str, Any]]]:
 
 def _write_first_duel_dice(tx, game_id: int, lying: dict[str, list[dict[str, Any]]]) -> None:
     tx.set_meta("first_duel_dice", json.dumps({"game": game_id, "lying": lying}))
+
+
+# The table-wide meta of the game on: what it has with no step. A game set aside keeps its own (`_set_aside_key`).
+UNSTEPPED_STATE = ("question", "held", "unstepped", "early_balls", "first_duel_dice")
+
+
+def _clear_unstepped_state(tx) -> None:
+    for key in UNSTEPPED_STATE:
+        tx.clear_meta(key)
+
+
+def _set_aside_key(game_id: int) -> str:
+    return f"set_aside:{game_id}"
+
+
+def _unstepped_state_from_json(data: dict[str, Any], game_id: int | None) -> tuple[
+        dict[str, Any] | None, tuple[Event, str] | None, list[dict[str, Any]], dict[str, Any] | None,
+        dict[str, list[dict[str, Any]]]]:
+    """(question, event kept, unstepped, early balls, first duel dice) as a recording's game so far or a game set
+    aside holds them (`Table._so_far`, `Table._set_aside`); ValueError (or KeyError, TypeError) when not so."""
+    if not isinstance(data.get("question"), (dict, type(None))):
+        raise ValueError(f"a question is a JSON object, got {data['question']!r}"[:200])
+    held = _held_from_json(data["held"]) if data.get("held") else None
+    return (data.get("question"), held, _unstepped_from_json(data.get("unstepped") or []),
+            _early_balls_from_json(data.get("early_balls"), game_id),
+            _first_duel_dice_from_json(data.get("first_duel_dice") or {}))
+
+
+def _pick_up(tx, game_id: int) -> None:
+    """What the game `game_id` kept when it was set aside (`Table._set_aside`), as the table-wide meta again, written
+    now (`_written_at`); nothing if anything was journaled for the game since (an older companion, which does not
+    know it, played the game on) or it cannot be read."""
+    key = _set_aside_key(game_id)
+    kept = tx.meta(key)
+    tx.clear_meta(key)
+    try:
+        data = json.loads(kept or "null")
+        if not isinstance(data, dict) or data.get("seqs") != tx.game_seqs(game_id):
+            return
+        question, held, unstepped, early, first_duel_dice = _unstepped_state_from_json(data, game_id)
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return
+    _write_question(tx, question)
+    _write_held(tx, held)
+    _write_unstepped(tx, unstepped)
+    _write_early_balls(tx, early)
+    if first_duel_dice:
+        _write_first_duel_dice(tx, game_id, first_duel_dice)
 
 
 def _last_reading(history: list[dict[str, Any]]) -> dict[str, Any] | None:

@@ -106,6 +106,46 @@ def test_matchos_lying_since_before_the_game_began_give_the_first_matcho_roller_
         table.stop()
 
 
+def started_on_old_matchos(tmp_path, games: int = 1):
+    """The last game's Matchos lie in their zone; `games` Banana Matcho games started one after another on them,
+    each seen for a while. (table, camera, the tray with the old Matchos)."""
+    teach(tmp_path / "state")
+    table = Table(Journal(tmp_path / "journal")).start()
+    camera = Camera(table, tracker(tmp_path / "state"))
+    old_matchos = tray(1, [], 2, THREE_MATCHOS)
+    camera.shows(old_matchos, 0.3)
+    for _ in range(games):
+        assert table.request({"do": "start", "game": "banana-matcho",
+                              "players": [{"name": "Ada"}, {"name": "Ben"}]}, t=camera.t).ok
+        camera.shows(old_matchos, 0.5)
+    return table, camera, old_matchos
+
+
+def test_matchos_lying_since_before_the_game_began_give_no_climb_when_it_is_picked_up_again(tmp_path):
+    """The family set the game aside in the first duel for another Banana Matcho game, whose start found the same
+    Matchos lying, then picked the first game up again: the dice lying when it began were the other game's now,
+    and Ben climbed on Matchos he never rolled."""
+    table, camera, old_matchos = started_on_old_matchos(tmp_path, games=2)
+    try:
+        assert table.request({"do": "resume", "game_id": 1}, t=camera.t).ok
+        squeak_on_the_old_matchos_climbs_nobody(table, camera, old_matchos)
+    finally:
+        table.stop()
+
+
+def squeak_on_the_old_matchos_climbs_nobody(table, camera, old_matchos) -> None:
+    """The old Matchos still lie; Ada rolls the fruit dice, nothing, and squeaks before Ben picks his up: nobody
+    climbs, and the page says the Matchos lay so when the game began."""
+    camera.shows(old_matchos, 0.5)
+    rolled = tray(3, NOTHING, 2, THREE_MATCHOS)
+    camera.shows(rolled, 1.0)
+    camera.squeak(rolled)
+    view = table.view()
+    assert view["game"]["scores"] == [0, 0], [step["text"] for step in view["game"]["history"]]
+    assert view["question"] and "as they lay when the game began" in view["question"]["text"], \
+        (view["notice"], view["question"])
+
+
 def ben_wins_duel_1(table, camera) -> None:
     """The game starts; Ben wins duel 1 with three Matchos and picks up the fruit dice; Ada has not picked up his
     Matchos yet."""
@@ -317,18 +357,9 @@ def test_matchos_lying_since_before_the_game_began_give_no_climb_after_a_restart
     on the old clock) before Ben picked them up: Ada, rolling nothing, squeaked, and Ben climbed on them. Where
     they lay since before the game began is journaled, so they still count for nobody; a recording started after
     the restart, resumed in another journal, agrees."""
-    teach(tmp_path / "state")
-    table = Table(Journal(tmp_path / "journal")).start()
-    camera = Camera(table, tracker(tmp_path / "state"))
-    old_matchos = tray(1, [], 2, THREE_MATCHOS)
-    try:
-        camera.shows(old_matchos, 0.3)
-        assert table.request({"do": "start", "game": "banana-matcho",
-                              "players": [{"name": "Ada"}, {"name": "Ben"}]}, t=camera.t).ok
-        camera.shows(old_matchos, 0.5)
-    finally:
-        table.stop()
-        table.journal.close()
+    table, camera, old_matchos = started_on_old_matchos(tmp_path)
+    table.stop()
+    table.journal.close()
 
     table = Table(Journal(tmp_path / "journal")).start()  # the Pi boots again: a new clock, a new camera
     if resumed == "recording":
@@ -338,13 +369,6 @@ def test_matchos_lying_since_before_the_game_began_give_no_climb_after_a_restart
         assert table.submit(GameSoFar(t=0, game=so_far)).result(5).ok
     camera = Camera(table, tracker(tmp_path / "state"))
     try:
-        camera.shows(old_matchos, 0.5)
-        rolled = tray(3, NOTHING, 2, THREE_MATCHOS)  # Ada rolls the fruit dice; Ben has not picked his up
-        camera.shows(rolled, 1.0)
-        camera.squeak(rolled)
-        view = table.view()
-        assert view["game"]["scores"] == [0, 0], [step["text"] for step in view["game"]["history"]]
-        assert view["question"] and "as they lay when the game began" in view["question"]["text"], \
-            (view["notice"], view["question"])
+        squeak_on_the_old_matchos_climbs_nobody(table, camera, old_matchos)
     finally:
         table.stop()

@@ -99,3 +99,32 @@ def test_undo_in_a_game_an_older_version_started_takes_back_nothing_of_the_game_
     finally:
         again.stop()
         again.journal.close()
+
+
+def test_a_squeak_asked_about_in_a_game_set_aside_is_not_asked_after_an_older_version_played_it_on(tmp_path):
+    """Banana Matcho set aside with its squeak asked about; an older companion, which keeps no question with a game
+    set aside, picked it up and took back the typed duel, then went back to Mountain Goats. Picked up here, the
+    squeak is not asked about again: the dice it was asked on are gone."""
+    from companion.events import BananaSqueaked
+
+    table = Table(Journal(tmp_path)).start()
+    assert table.request({"do": "start", "game": "banana-matcho", "players": PLAYERS}).ok
+    assert table.request({"do": "dice", "values": ["coconut"] * 4 + ["papaya"] * 2 + ["matcho", "blank", "blank"]}).ok
+    assert table.submit(BananaSqueaked(t=20)).result(5).ok
+    assert table.view()["question"] is not None
+    assert table.request({"do": "start", "game": "mountain-goats", "players": PLAYERS}).ok
+    table.stop()
+    table.journal.close()
+    db = sqlite3.connect(tmp_path / Journal.FILE_NAME)
+    with db:  # as an older companion undoes: an ops row; it had cleared the table's question when it picked game 1 up
+        db.execute("INSERT INTO ops(game_id, op, data, t) VALUES (1, 'undo', '{}', 30)")
+    db.close()
+    again = Table(Journal(tmp_path)).start()
+    try:
+        assert again.request({"do": "resume", "game_id": 1}).ok
+        view = again.view()
+        assert view["game"]["history"] == [] and view["question"] is None, view["question"]
+        assert not again.request({"do": "undo"}).ok, "nothing was played: nothing to undo"
+    finally:
+        again.stop()
+        again.journal.close()

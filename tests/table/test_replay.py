@@ -293,3 +293,29 @@ def test_a_recording_an_older_companion_started_with_a_pasted_or_text_direction_
     assert code == 0 and "hidden character" not in out and "Mountain Goats, 0 steps" in out, (code, out, err)
     assert [[p["name"] for p in row["setup"]["players"]] for row in Journal(tmp_path / "r").games()] == \
         [["\u202eBen", "Cy"]]
+
+
+def test_a_recording_of_a_game_set_aside_and_picked_up_replays_its_open_question(tmp_path):
+    """A squeak asked about, the game set aside for another and picked up again while recording: the replay asks the
+    same question on the same game, as the family saw it."""
+    from companion.events import BananaSqueaked
+
+    players = [{"name": "Ada"}, {"name": "Ben"}]
+    recorder = EventRecorder(tmp_path / "rec")
+    table = Table(Journal(tmp_path / "live"), tap=recorder).start()
+    try:
+        assert table.request({"do": "start", "game": "banana-matcho", "players": players}, t=1).ok
+        assert table.request({"do": "dice", "values": ["coconut"] * 4 + ["papaya"] * 2 + ["matcho", "blank", "blank"]},
+                             t=2).ok
+        assert table.submit(BananaSqueaked(t=20)).result(5).ok
+        assert table.request({"do": "start", "game": "mountain-goats", "players": players}, t=30).ok
+        assert table.request({"do": "resume", "game_id": 1}, t=40).ok
+        live = table.view()
+    finally:
+        table.stop()
+        table.journal.close()
+        recorder.close()
+    assert live["question"] and live["question"]["kind"] == "squeak", live["question"]
+    view, rejected = replay_into(tmp_path, "replayed", read_events(tmp_path / "rec"))
+    assert rejected == []
+    assert view["question"] == live["question"] and view["game"]["history"] == live["game"]["history"]
