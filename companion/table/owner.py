@@ -606,9 +606,13 @@ class Table:
         Undo puts back first, the balls that went in early, the dice lying as it began) as its own meta (`_pick_up`
         gives it back), with its last numbers in the journal: the table-wide meta is the game on's alone."""
         game = self.game
+        if game is None:
+            return
         kept = {"question": self.question, "held": _held_to_json(self.held), "unstepped": self.unstepped,
                 "early_balls": self.early_balls, "first_duel_dice": self.first_duel_dice}
-        if game is not None and not game.state.is_over() and any(kept.values()):
+        if game.state.is_over() or not any(kept.values()):
+            tx.clear_meta(_set_aside_key(game.id))  # one an older companion left when it picked the game up
+        else:
             tx.set_meta(_set_aside_key(game.id), json.dumps({**kept, "seqs": tx.game_seqs(game.id)}))
 
     def _play(self, actions: list[Action], event: Event, reading: dict[str, Any] | None = None,

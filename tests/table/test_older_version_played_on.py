@@ -101,13 +101,12 @@ def test_undo_in_a_game_an_older_version_started_takes_back_nothing_of_the_game_
         again.journal.close()
 
 
-def test_a_squeak_asked_about_in_a_game_set_aside_is_not_asked_after_an_older_version_played_it_on(tmp_path):
-    """Banana Matcho set aside with its squeak asked about; an older companion, which keeps no question with a game
-    set aside, picked it up and took back the typed duel, then went back to Mountain Goats. Picked up here, the
-    squeak is not asked about again: the dice it was asked on are gone."""
+
+def banana_set_aside_with_its_squeak_asked(folder):
+    """Banana Matcho (game 1), its duel typed and the squeak asked about, set aside for Mountain Goats (game 2)."""
     from companion.events import BananaSqueaked
 
-    table = Table(Journal(tmp_path)).start()
+    table = Table(Journal(folder)).start()
     assert table.request({"do": "start", "game": "banana-matcho", "players": PLAYERS}).ok
     assert table.request({"do": "dice", "values": ["coconut"] * 4 + ["papaya"] * 2 + ["matcho", "blank", "blank"]}).ok
     assert table.submit(BananaSqueaked(t=20)).result(5).ok
@@ -115,8 +114,25 @@ def test_a_squeak_asked_about_in_a_game_set_aside_is_not_asked_after_an_older_ve
     assert table.request({"do": "start", "game": "mountain-goats", "players": PLAYERS}).ok
     table.stop()
     table.journal.close()
+
+
+def an_older_version_picks_up_game_1(folder):
+    """As a companion from before games kept their own table picks a game up: current_game, the table's meta
+    cleared."""
+    db = sqlite3.connect(folder / Journal.FILE_NAME)
+    with db:
+        db.execute("UPDATE meta SET value='1' WHERE key='current_game'")
+        db.execute("DELETE FROM meta WHERE key IN ('question', 'held', 'unstepped', 'early_balls')")
+    db.close()
+
+
+def test_a_squeak_asked_about_in_a_game_set_aside_is_not_asked_after_an_older_version_played_it_on(tmp_path):
+    """An older companion, which keeps no question with a game set aside, picked the game up and took back the typed
+    duel, then went back to Mountain Goats. Picked up here, the squeak is not asked about again: the dice it was
+    asked on are gone."""
+    banana_set_aside_with_its_squeak_asked(tmp_path)
     db = sqlite3.connect(tmp_path / Journal.FILE_NAME)
-    with db:  # as an older companion undoes: an ops row; it had cleared the table's question when it picked game 1 up
+    with db:  # as an older companion undoes: an ops row
         db.execute("INSERT INTO ops(game_id, op, data, t) VALUES (1, 'undo', '{}', 30)")
     db.close()
     again = Table(Journal(tmp_path)).start()
@@ -125,6 +141,22 @@ def test_a_squeak_asked_about_in_a_game_set_aside_is_not_asked_after_an_older_ve
         view = again.view()
         assert view["game"]["history"] == [] and view["question"] is None, view["question"]
         assert not again.request({"do": "undo"}).ok, "nothing was played: nothing to undo"
+    finally:
+        again.stop()
+        again.journal.close()
+
+
+def test_a_game_an_older_version_picked_up_without_its_question_is_picked_up_here_without_it(tmp_path):
+    """The older companion showed the game with no question; opened here, it is set aside as it was shown: picking
+    it up again does not bring back the question it had before."""
+    banana_set_aside_with_its_squeak_asked(tmp_path)
+    an_older_version_picks_up_game_1(tmp_path)
+    again = Table(Journal(tmp_path)).start()
+    try:
+        assert again.view()["game"]["id"] == 1 and again.view()["question"] is None
+        assert again.request({"do": "resume", "game_id": 2}).ok
+        assert again.request({"do": "resume", "game_id": 1}).ok
+        assert again.view()["question"] is None, "a question the family no longer saw came back"
     finally:
         again.stop()
         again.journal.close()
