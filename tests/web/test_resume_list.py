@@ -48,3 +48,32 @@ def test_a_paused_game_can_be_picked_up_after_many_newer_unfinished_games(browse
     page.click(f"[data-key='resume:{friday}']")
     page.wait_for_function(f"window.companionView.game && window.companionView.game.id === {friday}")
     page.close()
+
+
+def test_a_game_picked_up_on_the_page_asks_its_squeak_question_again(browser, served, service):  # noqa: F811
+    """Banana Matcho left with "who squeaked?" open for Mountain Goats: picked up from the list, the page asks it
+    again, with the 9 dice to tap, and the squeak is scored on them."""
+    from companion.events import BananaSqueaked
+
+    table = service.table
+    duel = ["coconut"] * 4 + ["papaya"] * 2 + ["matcho", "blank", "blank"]
+    banana = start(table, game="banana-matcho")
+    assert table.request({"do": "dice", "values": duel}).ok
+    assert table.submit(BananaSqueaked(t=20)).result(5).ok
+    start(table, game="mountain-goats")
+    base, _ = served()
+    page = new_page(browser, {"width": 390, "height": 844})
+    page.set_default_timeout(10000)
+    page.goto(base + "/")
+    page.wait_for_selector("#live:not([hidden])")
+    page.click("#new-game")
+    page.click(f"[data-key='resume:{banana}']")
+    page.wait_for_selector("#question:not([hidden])")
+    assert "tap the 9 dice below" in page.text_content("#question")
+    faces = page.locator("#chance-faces button")
+    for i in [0, 0, 0, 0, 5, 5, 6, 7, 7]:  # as test_squeak_after_typed_dice taps them
+        faces.nth(i).click()
+    page.click("#chance-send")
+    page.wait_for_function("window.companionView.question === null")
+    assert page.evaluate("window.companionView.game.scores") == [7, 0]
+    page.close()
