@@ -18,6 +18,18 @@ def start(table, game="matterhorn", rolls=()):
     return table.view()["game"]["id"]
 
 
+def games_to_pick_up(browser, served):  # noqa: F811
+    """A phone's page on New game, with its list of games to pick up."""
+    base, _ = served()
+    page = new_page(browser, {"width": 390, "height": 844})
+    page.set_default_timeout(10000)
+    page.goto(base + "/")
+    page.wait_for_selector("#live:not([hidden])")
+    page.click("#new-game")
+    page.wait_for_selector("#resume-list li")
+    return page
+
+
 def test_a_paused_game_can_be_picked_up_after_many_newer_unfinished_games(browser, served, service):  # noqa: F811
     """Friday's game, then six games started and left at once, then five short games left unfinished, then the
     game in play: Friday's game is still offered, each row says how far it went and when, empty games are not
@@ -27,13 +39,7 @@ def test_a_paused_game_can_be_picked_up_after_many_newer_unfinished_games(browse
     empty = [start(table) for _ in range(6)]
     short = [start(table, rolls=[value] * (i + 2)) for i, value in enumerate((1, 2, 4, 5, 6))]
     start(table, game="mountain-goats")
-    base, _ = served()
-    page = new_page(browser, {"width": 390, "height": 844})
-    page.set_default_timeout(10000)
-    page.goto(base + "/")
-    page.wait_for_selector("#live:not([hidden])")
-    page.click("#new-game")
-    page.wait_for_selector("#resume-list li")
+    page = games_to_pick_up(browser, served)
     keys = lambda: page.eval_on_selector_all("#resume-list button[data-key^='resume:']",  # noqa: E731
                                              "bs => bs.map(b => b.dataset.key)")
     if f"resume:{friday}" not in keys():
@@ -61,12 +67,7 @@ def test_a_game_picked_up_on_the_page_asks_its_squeak_question_again(browser, se
     assert table.request({"do": "dice", "values": duel}).ok
     assert table.submit(BananaSqueaked(t=20)).result(5).ok
     start(table, game="mountain-goats")
-    base, _ = served()
-    page = new_page(browser, {"width": 390, "height": 844})
-    page.set_default_timeout(10000)
-    page.goto(base + "/")
-    page.wait_for_selector("#live:not([hidden])")
-    page.click("#new-game")
+    page = games_to_pick_up(browser, served)
     page.click(f"[data-key='resume:{banana}']")
     page.wait_for_selector("#question:not([hidden])")
     assert "tap the 9 dice below" in page.text_content("#question")
