@@ -1,0 +1,16 @@
+"""Waiting in a test for the thing it waits for, never for a fixed time: CI's machine is shared and noisy, so
+a deadline only ends a test whose awaited thing never comes, and is far beyond any slow machine's moment."""
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+PATIENCE_S = 20.0
+
+
+def wait_for(condition: Callable[[], object], what: str, timeout: float = PATIENCE_S) -> None:
+    """Polls `condition` until it holds; fails naming `what` never came within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"gave up after {timeout:.0f} s waiting for {what}"
+        time.sleep(0.01)
