@@ -8,9 +8,17 @@ from typing import Callable
 PATIENCE_S = 20.0
 
 
-def wait_for(condition: Callable[[], object], what: str, timeout: float = PATIENCE_S) -> None:
-    """Polls `condition` until it holds; fails naming `what` never came within `timeout` seconds."""
+def came(condition: Callable[[], object], timeout: float = PATIENCE_S) -> bool:
+    """Polls `condition` until it holds (True) or `timeout` seconds pass (False): for a thread of the test's
+    that must go on either way, where a failed assert would end only that thread."""
     deadline = time.monotonic() + timeout
     while not condition():
-        assert time.monotonic() < deadline, f"gave up after {timeout:.0f} s waiting for {what}"
+        if time.monotonic() >= deadline:
+            return False
         time.sleep(0.01)
+    return True
+
+
+def wait_for(condition: Callable[[], object], what: str, timeout: float = PATIENCE_S) -> None:
+    """Polls `condition` until it holds; fails naming `what` never came within `timeout` seconds."""
+    assert came(condition, timeout), f"gave up after {timeout:.0f} s waiting for {what}"
