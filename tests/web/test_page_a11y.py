@@ -4,11 +4,11 @@ and the sizes that follow the browser's font size. Real Chromium, as in test_bro
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
 from companion.events import CameraHealth
+from tests.waiting import wait_for
 from tests.web.test_browser import browser, new_page  # noqa: F401  (the shared Chromium fixture)
 from tests.web.test_page_long_moves import PLAYERS, at_consolation, at_hits, placed, request
 
@@ -36,10 +36,7 @@ def version(page):
 
 
 def wait_new(page, before):
-    deadline = time.monotonic() + 10
-    while version(page) <= before:
-        assert time.monotonic() < deadline
-        page.wait_for_timeout(20)
+    wait_for(lambda: version(page) > before, "a new view on the page")
 
 
 def watch_live_regions(page):

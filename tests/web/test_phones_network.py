@@ -61,7 +61,7 @@ def test_a_tap_refused_as_stale_brings_the_page_up_to_date(browser, served, serv
         page.click("#chance-send")
         page.wait_for_selector("#toast:not([hidden])")
         assert "moved on" in page.text_content("#toast-text")
-        assert wait_for(page, "window.companionView.game.history_count === 1", 5), \
+        assert wait_for(page, "window.companionView.game.history_count === 1", 20), \
             "'look again' — but the page still shows the game before the tap was refused"
     finally:
         page.close()
