@@ -56,7 +56,7 @@ def test_a_tap_sent_again_after_the_join_code_is_refused_if_the_game_moved_on_me
 
         page.on("dialog", typing_the_code)
         page.click("#undo")  # meant: take back Ada's roll, the last step this phone shows
-        page.wait_for_timeout(1500)
+        page.locator("#toast:not([hidden]) #toast-text", has_text="moved on").wait_for()
         texts = [step["text"] for step in table.view()["game"]["history"]]
         assert len(texts) == 2, f"the undo tapped on Ada's roll took back Ben's phone's move instead: {texts}"
         assert page.is_visible("#toast") and "moved on" in page.text_content("#toast-text")

@@ -4,6 +4,7 @@ and shows the old turn for ever (until a person reloads). A tap there is refused
 does not catch up."""
 import time
 
+from tests.waiting import wait_for as wait_until
 from tests.web.stalled_relay import Relay
 from tests.web.test_browser import VIEWPORTS, browser, new_page, open_page  # noqa: F401 (browser: a fixture)
 
@@ -92,10 +93,8 @@ def test_a_tap_again_after_a_lost_request_is_sent(browser, served, service):
         page.locator("#moves button.move").first.click()
         page.wait_for_timeout(1500)  # nothing happens: the child taps again
         page.locator("#moves button.move").first.click()
-        page.wait_for_timeout(1500)
-        played = len(table.view()["game"]["history"]) == 2
-        told = not page.is_hidden("#toast")
-        assert played or told, "the second tap was dropped without a word: the move is not played and nothing says why"
+        wait_until(lambda: len(table.view()["game"]["history"]) == 2 or not page.is_hidden("#toast"),
+                   "the second tap to be played or refused with a word (it was dropped without one)")
     finally:
         page.close()
 
