@@ -150,7 +150,8 @@ def test_a_squeak_judged_while_the_camera_was_quiet_replays_with_its_answer(tmp_
             assert table.submit(event).result(10).ok
         assert table.submit(events[squeak]).result(10).ok
         assert "judged once the camera" in table.view()["notice"]  # kept for the camera's frame of that moment
-        wait_for(lambda: table.view()["question"] is not None, "the question the idle second asks (the camera is quiet)")
+        wait_for(lambda: table.view()["question"] is not None,
+                 "the question the idle second asks (the camera is quiet)")
         assert table.view()["question"]["kind"] == "squeak"
         option = table.view()["question"]["options"][0]["option"]
         outcome = tap(table, {"do": "choose", "option": option})
