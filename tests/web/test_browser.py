@@ -56,6 +56,12 @@ def open_page(browser, base, viewport, ready="#link.on", text=""):
     return page, errors
 
 
+def drawn(page) -> None:
+    """Waits for two of the page's frames: what a new text size or screen measures again (fitToScreen, which a
+    ResizeObserver runs) is through by then, however slow the machine, where a fixed 100 ms may not be."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def version(page) -> int:
     return int(page.evaluate("window.companionView.version"))
 
