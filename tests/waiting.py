@@ -8,14 +8,15 @@ from typing import Callable
 PATIENCE_S = 20.0
 
 
-def came(condition: Callable[[], object], timeout: float = PATIENCE_S) -> bool:
-    """Polls `condition` until it holds (True) or `timeout` seconds pass (False): for a thread of the test's
-    that must go on either way, where a failed assert would end only that thread."""
+def came(condition: Callable[[], object], timeout: float = PATIENCE_S, every: float = 0.01) -> bool:
+    """Polls `condition` every `every` seconds until it holds (True) or `timeout` seconds pass (False): for a
+    thread of the test's that must go on either way, where a failed assert would end only that thread, and for
+    a test that says itself what did not come."""
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() >= deadline:
             return False
-        time.sleep(0.01)
+        time.sleep(every)
     return True
 
 
