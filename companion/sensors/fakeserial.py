@@ -32,6 +32,12 @@ class FakeSerial:
             self.unplugged = True
             self._cond.notify_all()
 
+    @property
+    def in_waiting(self) -> int:
+        """pyserial's: the bytes sent and not read yet."""
+        with self._cond:
+            return len(self._buffer)
+
     def readline(self) -> bytes:
         import serial
 
@@ -60,10 +66,12 @@ class FakeHubSocket:
         self.current: FakeSerial | None = None
         self.opened = threading.Semaphore(0)
         self.opens = 0
+        self.tries = 0  # opens asked for, plugged in or not
 
     def __call__(self, port: str) -> FakeSerial:
         import serial
 
+        self.tries += 1
         if not self.plugged:
             raise serial.SerialException(f"[Errno 2] could not open port {port}: No such file or directory")
         self.current = FakeSerial(port if port != "auto" else "/dev/fake-hub")

@@ -2,6 +2,7 @@ import json
 import os
 
 from companion.sensors.pinmap import SHIPPED_PIN_MAP
+from tests.waiting import came
 
 
 def test_sensors_test_with_the_mock_backend_prints_the_demo_events_and_states(run_cli):
@@ -104,16 +105,20 @@ def test_a_gate_aligned_after_the_test_starts_is_shown_idle_without_waiting_for_
     """ASSEMBLY.md: "A gate that stays ACTIVE is misaligned: turn the emitter until it goes idle". The state
     line is printed whenever a state changes, so the gate's idle is seen the moment the beam is restored."""
     import _thread
+    import sys
 
     from companion.sensors import cli_sensors
+
+    def printed(text: str):  # on a state line after the last one the test turned a gate on
+        return lambda: text in sys.stdout.getvalue().rpartition("ball_entered")[2]
 
     def misaligned_then_aligned(backend, stop, clock, events, end):
         clock.until = None  # not the scripted demo: nothing to hold the clock for
         backend.set_sensor("gate2", True)
-        stop.wait(1)
+        came(printed("gate2=ACTIVE"))
         backend.set_sensor("gate2", False)
-        stop.wait(1)
-        _thread.interrupt_main()  # Ctrl-C
+        came(printed("gate2=idle"))
+        _thread.interrupt_main()  # Ctrl-C, whatever was printed: the test's asserts say what was not
 
     monkeypatch.setattr(cli_sensors, "play_demo", misaligned_then_aligned)
     code, out, err = run_cli("sensors", "test", "--backend", "mock")

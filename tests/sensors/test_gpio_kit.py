@@ -7,6 +7,7 @@ from companion.events import BallEntered, BallLanded, BananaSqueaked, SensorHeal
 from companion.sensors.gpio_backend import GpioBackend
 from companion.sensors.kit import SensorKit
 from companion.sensors.pinmap import parse_pin_map
+from tests.waiting import wait_for
 
 from .conftest import break_beam, drain, restore_beam
 
@@ -177,15 +178,9 @@ def test_the_mock_backend_plays_sensors_by_their_active_level(pin_map, clock):
 
 
 def test_the_ticker_confirms_releases_on_its_own(mock_factory, pin_map):
-    import threading
-    import time
-
     events = queue.Queue()
     with SensorKit(pin_map, events, backend=GpioBackend(), poll_interval_s=0.002) as kit:
         break_beam(mock_factory, 5)
         restore_beam(mock_factory, 5)
-        deadline = time.monotonic() + 5
-        while kit.states()["gate1"] != "idle" and time.monotonic() < deadline:
-            threading.Event().wait(0.005)
-        assert kit.states()["gate1"] == "idle"
+        wait_for(lambda: kit.states()["gate1"] == "idle", "the ticker to confirm the gate's release")
     assert isinstance(events.get_nowait(), BallEntered)

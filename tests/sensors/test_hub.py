@@ -1,7 +1,6 @@
 """The hub's host driver: lines, checksums, sequence, clock, unplugging, and garbage on the wire."""
 import queue
 import random
-import time
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -12,6 +11,8 @@ from companion.sensors.hub import MAX_HELD_EDGES, HubBackend, HubClock, HubLink,
 from companion.sensors.hubprotocol import FIRMWARE_VERSION, BadLine, Edge, Heartbeat, parse_line, pinmap_id
 from companion.sensors.kit import SensorKit
 from companion.sensors.pinmap import load_pin_map
+
+from tests.waiting import wait_for
 
 from .conftest import FakeClock, drain
 
@@ -303,9 +304,8 @@ def test_a_hub_plugged_back_in_while_another_program_holds_its_port_is_told_as_s
     events = queue.Queue()
     backend = HubBackend("/dev/ttyACM0", open_port=open_port, retry_s=0.01, silence_s=60)
     with SensorKit(pin_map, events, backend=backend, poll_interval_s=None):
-        told = [events.get(timeout=5).message for _ in range(2)]
-        while len(tries) < 8:
-            time.sleep(0.01)
+        told = [events.get(timeout=20).message for _ in range(2)]
+        wait_for(lambda: len(tries) >= 8, "the port to be tried eight times")
     assert told == ["hub disconnected (no Raspberry Pi Pico on USB); the banana and the gates are off until it is back",
                     "the hub's port /dev/ttyACM0 is held by another program: close it; the banana and the gates are "
                     "off until it is back"]
@@ -318,31 +318,31 @@ def test_unplugging_and_replugging_the_hub_is_reported_and_resumes(pin_map):
     backend = HubBackend("/dev/ttyACM0", open_port=socket, retry_s=0.01, silence_s=60)
     pid = pinmap_id(pin_map)
     with SensorKit(pin_map, events, backend=backend, poll_interval_s=None):
-        assert socket.opened.acquire(timeout=5)
+        assert socket.opened.acquire(timeout=20)
         port = socket.current
         port.send(hub_line(0, f"B {FIRMWARE_VERSION} {PERIOD} {pid}") + hub_line(1, f"H {FIRMWARE_VERSION} {PERIOD} {pid} 100 0 0"))
-        port.send(hub_line(2, "E gate2 1 200")[:9])  # half a line, then the rest
-        time.sleep(0.06)
+        port.send(hub_line(2, "E gate2 1 200")[:9])  # half a line, read on its own, then the rest
+        wait_for(lambda: port.in_waiting == 0, "the driver to read the half line")
         port.send(hub_line(2, "E gate2 1 200")[9:])
-        up = events.get(timeout=5)
+        up = events.get(timeout=20)
         assert (up.sensor, up.state, up.message) == ("hub", "ok", "hub connected on /dev/ttyACM0")
-        entered = events.get(timeout=5)
+        entered = events.get(timeout=20)
         assert isinstance(entered, BallEntered) and entered.opening == 2
         socket.unplug()
-        down = events.get(timeout=5)
+        down = events.get(timeout=20)
         assert (down.sensor, down.state) == ("hub", "disconnected")
         assert down.message == ("hub disconnected (its port went away or is read by another program too: the "
                                 "cable unplugged, the Pico restarted, or a program that does not lock the port reads "
                                 "it (a terminal, ModemManager)); the banana and the gates are off until it is back"), \
             "pyserial's \"device reports readiness to read but returned no data\" meant nothing to a person"
-        time.sleep(0.05)  # a few failed reopen attempts while unplugged
+        wait_for(lambda: socket.tries - socket.opens >= 3, "a few failed reopen attempts while unplugged")
         socket.plug()
-        assert socket.opened.acquire(timeout=5)
-        up = events.get(timeout=5)
+        assert socket.opened.acquire(timeout=20)
+        up = events.get(timeout=20)
         assert (up.sensor, up.state) == ("hub", "ok")
         socket.current.send(hub_line(0, f"B {FIRMWARE_VERSION} {PERIOD} {pid}") + hub_line(1, f"H {FIRMWARE_VERSION} {PERIOD} {pid} 100 0 0")
                             + hub_line(2, "E banana 1 300"))
-        assert isinstance(events.get(timeout=5), BananaSqueaked)
+        assert isinstance(events.get(timeout=20), BananaSqueaked)
     assert backend.stats.connects == 2 and backend.stats.disconnects == 1 and backend.stats.corrupt == 0
 
 

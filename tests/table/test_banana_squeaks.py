@@ -8,6 +8,7 @@ import pytest
 from companion.events import BananaSqueaked, DieReading, ZoneState
 from companion.table.journal import Journal
 from companion.table.owner import Table
+from tests.waiting import wait_for
 
 S = 1_000_000_000
 MS = 1_000_000
@@ -190,16 +191,12 @@ def test_the_other_hand_while_the_first_squeak_waits_for_its_frame_counts_for_no
 
 
 def test_a_squeak_waiting_for_a_frame_that_never_comes_is_judged_when_the_camera_stops(tmp_path):
-    import time
-
     table = Table(Journal(tmp_path), loop_seconds=0.05).start()
     try:
         table.request({"do": "start", "game": "banana-matcho", "players": [{"name": "Ada"}, {"name": "Ben"}]})
         lying(table, 500 * MS, dice(CO, CO, CO, CO, ST, ST), dice("matcho", "blank", "blank"))
         squeak(table, 1 * S, frame_after=False)
-        deadline = time.monotonic() + 5
-        while scores(table) == [0, 0] and time.monotonic() < deadline:
-            time.sleep(0.02)
+        wait_for(lambda: scores(table) != [0, 0], "the squeak to be judged once no frame came")
         assert scores(table) == [7, 0], "judged on the last frame read once nothing more came"
     finally:
         table.stop()
@@ -209,8 +206,6 @@ def test_a_squeak_judged_after_the_idle_second_replays_the_same(tmp_path):
     """Live, the camera's last frame came before the squeak and then nothing: the table's idle second asks who
     squeaked and the family answers. A replay sends the events without the pause; the squeak must be judged
     before the answer there too, or the answer is refused and the replay gives another game."""
-    import time
-
     from companion.table.recording import replay
 
     recorded = []
@@ -219,9 +214,7 @@ def test_a_squeak_judged_after_the_idle_second_replays_the_same(tmp_path):
         assert live.request({"do": "start", "game": "banana-matcho", "players": [{"name": "Ada"}, {"name": "Ben"}]}).ok
         lying(live, 1 * S, dice(*NOTHING), dice("blank", "blank", "matcho"))
         squeak(live, 1 * S + 50 * MS, frame_after=False)
-        deadline = time.monotonic() + 5
-        while live.view()["question"] is None and time.monotonic() < deadline:
-            time.sleep(0.02)
+        wait_for(lambda: live.view()["question"] is not None, "the question the idle second asks")
         assert live.request({"do": "choose", "option": "fruit"}).ok
         played = live.view()["game"]
     finally:

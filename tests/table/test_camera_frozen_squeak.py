@@ -17,7 +17,7 @@ from companion.table.owner import Table
 from companion.vision.live import DicePipeline
 from companion.vision.sources import LiveSource
 from tests.table.banana_dice import table_image, teach, tracker
-from tests.table.usb_camera import wait_for
+from tests.waiting import wait_for
 
 CO, ST = "coconut", "starfruit"
 
@@ -56,10 +56,11 @@ def rig(tmp_path):
 
 def test_a_squeak_is_not_judged_on_a_picture_the_page_calls_frozen(rig):
     table, feed = rig
-    assert wait_for(lambda: table.view()["health"].get("camera", {}).get("state") == "stuck")
-    time.sleep(1.1)  # (the service says "stuck" after 5 s; the zones' picture is more than a second old)
+    wait_for(lambda: table.view()["health"].get("camera", {}).get("state") == "stuck", "'stuck' on the page")
+    time.sleep(1.1)  # at least: the service says "stuck" after 5 s, so the zones' picture is over a second old
     table.submit(BananaSqueaked(t=time.monotonic_ns())).result(5)  # Ben, third Matcho rolled (unseen)
-    time.sleep(1.6)  # frames come on (frozen), or the table's idle second judges
+    wait_for(lambda: table.view()["question"] is not None or table.view()["game"]["scores"] != [0, 0],
+             "the squeak to be judged or asked (frames come on, frozen, or the table's idle second)")
     view = table.view()
     assert view["game"]["scores"] == [0, 0], [s["text"] for s in view["game"]["history"]]
     assert view["question"] is not None

@@ -5,7 +5,8 @@ message that named the cause is gone. Seen live with `.venv/bin/python -m compan
 import time
 
 from companion.vision.sources import CameraSupportMissing
-from tests.table.test_camera_watchdog import ScriptedCamera, health, live_feed, wait_for
+from tests.table.test_camera_watchdog import FAST, ScriptedCamera, health, live_feed, looked_after, looks_of
+from tests.waiting import wait_for
 
 
 class NoDriver(ScriptedCamera):
@@ -17,10 +18,14 @@ class NoDriver(ScriptedCamera):
 def test_a_camera_whose_driver_is_missing_is_not_called_stuck_afterwards():
     camera = NoDriver("picamera2")
     heard: list = []
-    feed = live_feed(camera, heard).start()  # the watchdog's stuck_after_s is 0.5 s here
+    feed = live_feed(camera, heard)  # the watchdog's stuck_after_s is 0.5 s here
+    looks = looks_of(feed)
+    feed.start()
     try:
-        assert wait_for(lambda: any(h.state == "missing" for h in health(heard)))
-        time.sleep(1.5)
+        wait_for(lambda: any(h.state == "missing" for h in health(heard)), "'missing' for the driver")
+        said = time.monotonic()
+        wait_for(lambda: looked_after(looks, said, 3 * FAST["stuck_after_s"]),
+                 "the watchdog's look at three times its 'stuck' time after 'missing'")
         states = [h.state for h in health(heard)]
         assert states[-1] == "missing", [(h.state, h.message[:60]) for h in health(heard)]
     finally:

@@ -11,7 +11,8 @@ import time
 import numpy as np
 
 from tests.table.banana_dice import ZONE_TEXT
-from tests.table.usb_camera import NoisyCapture, usb_camera_service, wait_for
+from tests.table.usb_camera import NoisyCapture, usb_camera_service
+from tests.waiting import wait_for
 
 
 class NoDice:
@@ -46,7 +47,7 @@ def test_the_zones_are_read_only_while_banana_matcho_is_played(tmp_path, monkeyp
         before = service.camera.pipeline.frames
         for _ in range(n):
             step.release()
-        assert wait_for(lambda: service.camera.pipeline.frames >= before + n)
+        wait_for(lambda: service.camera.pipeline.frames >= before + n, f"the camera's {n} frames")
 
     try:
         players = [{"name": "Ada"}, {"name": "Ben"}]

@@ -8,6 +8,7 @@ from companion.table.sessions import playout
 
 from tests.table.test_held_inputs import at_bonus, play  # noqa: F401
 from tests.table.test_matterhorn_roll_again import legal, phase, rolled
+from tests.waiting import wait_for
 
 PLAYERS = [{"name": "Ada"}, {"name": "Ben"}]
 
@@ -136,8 +137,6 @@ def test_a_squeak_judged_while_the_camera_was_quiet_replays_with_its_answer(tmp_
     """Banana Matcho: the banana squeaks, and the camera stops right then (its cable knocked): after the
     table's idle second the squeak is judged on the frames read and the page asks who squeaked; the family
     answers from the page. The replay, which has no idle second, must accept the same answer."""
-    import time
-
     from companion.events import BananaSqueaked, PlayerAction, ZoneState
 
     events, _ = playout("banana-matcho", 2)
@@ -151,9 +150,8 @@ def test_a_squeak_judged_while_the_camera_was_quiet_replays_with_its_answer(tmp_
             assert table.submit(event).result(10).ok
         assert table.submit(events[squeak]).result(10).ok
         assert "judged once the camera" in table.view()["notice"]  # kept for the camera's frame of that moment
-        deadline = time.monotonic() + 5
-        while table.view()["question"] is None and time.monotonic() < deadline:
-            time.sleep(0.05)  # the camera is quiet: the idle second judges it
+        wait_for(lambda: table.view()["question"] is not None,
+                 "the question the idle second asks (the camera is quiet)")
         assert table.view()["question"]["kind"] == "squeak"
         option = table.view()["question"]["options"][0]["option"]
         outcome = tap(table, {"do": "choose", "option": option})

@@ -2,23 +2,12 @@
 service started on it (camera "usb:0", no sensors)."""
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 
 def noisy(rng: np.random.Generator, value: int = 90, shape: tuple[int, ...] = (48, 64, 3)) -> np.ndarray:
     """A still tray seen by a good camera: the same scene, never the same bits (sensor noise)."""
     return (value + rng.integers(0, 3, shape)).astype(np.uint8)
-
-
-def wait_for(predicate, timeout: float = 10.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.01)
-    return bool(predicate())
 
 
 class NoisyCapture:

@@ -8,6 +8,7 @@ from companion.events import CameraHealth
 from companion.vision.recording import FrameRecorder, RecordingSource
 from companion.vision.sources import (CameraFailed, CameraMissing, CameraSupportMissing, FolderSource, Frame,
                                       LiveSource, SourceError, VideoFileSource, open_source)
+from tests.waiting import wait_for
 
 
 class FakeCamera:
@@ -111,19 +112,17 @@ def test_a_camera_that_opens_but_gives_no_frame_is_not_called_back_and_waits_lon
 
 def test_stopping_a_source_ends_its_wait_between_reopenings():
     import threading
-    import time
 
     camera = FakeCamera([image(1), "fail"], opens=[False] * 100)
-    source = LiveSource(camera, clock=counting_clock(), backoff_s=(30.0,))
+    health = []
+    source = LiveSource(camera, on_health=health.append, clock=counting_clock(), backoff_s=(60.0,))
     iterator = iter(source)
     next(iterator)
-    waiting = threading.Thread(target=lambda: next(iterator, None))
+    waiting = threading.Thread(target=lambda: next(iterator, None), daemon=True)
     waiting.start()
-    time.sleep(0.2)
-    started = time.monotonic()
+    wait_for(lambda: any(h.state == "lost" for h in health), "'lost' before the wait to reopen the camera")
     source.stop()
-    waiting.join(5)
-    assert not waiting.is_alive() and time.monotonic() - started < 1, "stop() ends a 30 s wait at once"
+    wait_for(lambda: not waiting.is_alive(), "stop() to end the 60 s wait between reopenings")
 
 
 @pytest.mark.parametrize("error, said", [

@@ -3,13 +3,13 @@ viewport. Screenshots go to out/browser/ for a person to look at."""
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 import pytest
 
 from companion.events import DiceSettled, DieReading
 from companion.web.stream import MAX_STREAMS_PER_DEVICE
+from tests.waiting import wait_for
 from tests.web.conftest import as_phones
 
 pytestmark = pytest.mark.browser
@@ -56,6 +56,12 @@ def open_page(browser, base, viewport, ready="#link.on", text=""):
     return page, errors
 
 
+def drawn(page) -> None:
+    """Waits for two of the page's frames: what a new text size or screen measures again (fitToScreen, which a
+    ResizeObserver runs) is through by then, however slow the machine, where a fixed 100 ms may not be."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def version(page) -> int:
     return int(page.evaluate("window.companionView.version"))
 
@@ -85,10 +91,8 @@ def step(page) -> None:
             page.click("#chance-send")
     else:
         page.locator("#moves button.move").first.click()
-    deadline = time.monotonic() + 10
-    while version(page) <= before:  # polled from here, not wait_for_function: the page runs under its policy
-        assert time.monotonic() < deadline, "the tap reached no new view in 10 s"
-        page.wait_for_timeout(20)
+    # polled from here, not wait_for_function: the page runs under its policy
+    wait_for(lambda: version(page) > before, "the tap to reach a new view")
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)

@@ -5,8 +5,9 @@ import json
 import re
 import subprocess
 import sys
-import time
 import urllib.request
+
+from tests.waiting import wait_for
 
 
 def test_the_demo_shows_a_live_game_at_the_printed_address(tmp_path):
@@ -20,17 +21,17 @@ def test_the_demo_shows_a_live_game_at_the_printed_address(tmp_path):
         url = match.group(1)
         with urllib.request.urlopen(url, timeout=10) as page:
             assert b"The companion" in page.read()
-        versions = []
-        for _ in range(50):
+        states = []
+
+        def moved_on() -> bool:
             with urllib.request.urlopen(url + "api/state", timeout=10) as reply:
                 state = json.load(reply)
             if state["game"] and state["game"]["history_count"] > 2:
-                versions.append(state["version"])
-                if len(versions) > 1 and versions[-1] > versions[0]:
-                    break
-            time.sleep(0.2)
-        assert state["game"]["name"] == "matterhorn" and "<svg" in state["game"]["board"]
-        assert versions[-1] > versions[0], "the demo game moves on by itself"
+                states.append(state)
+            return len(states) > 1 and states[-1]["version"] > states[0]["version"]
+
+        wait_for(moved_on, "the demo game to move on by itself", timeout=60)
+        assert states[-1]["game"]["name"] == "matterhorn" and "<svg" in states[-1]["game"]["board"]
         assert (tmp_path / "demo-sessions-v1" / "matterhorn" / "events.jsonl").exists()
     finally:
         process.terminate()

@@ -4,11 +4,11 @@ and the sizes that follow the browser's font size. Real Chromium, as in test_bro
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
 from companion.events import CameraHealth
+from tests.waiting import wait_for
 from tests.web.test_browser import browser, new_page  # noqa: F401  (the shared Chromium fixture)
 from tests.web.test_page_long_moves import PLAYERS, at_consolation, at_hits, placed, request
 
@@ -35,11 +35,11 @@ def version(page):
     return int(page.evaluate("window.companionView.version"))
 
 
+ROOT_FONT_SIZE = "parseFloat(getComputedStyle(document.documentElement).fontSize)"
+
+
 def wait_new(page, before):
-    deadline = time.monotonic() + 10
-    while version(page) <= before:
-        assert time.monotonic() < deadline
-        page.wait_for_timeout(20)
+    wait_for(lambda: version(page) > before, "a new view on the page")
 
 
 def watch_live_regions(page):
@@ -220,7 +220,7 @@ def test_the_page_follows_the_browsers_font_size(browser, served, service):
         normal = page.evaluate(size)
         assert round(normal, 1) == 18.7, "the default size is as before"
         page.context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 24}})
-        page.wait_for_timeout(100)
+        wait_for(lambda: page.evaluate(ROOT_FONT_SIZE) == 24, "the page's root font size to follow the browser's 24 px")
         larger = page.evaluate(size)
         assert larger > normal * 1.3, f"the browser's font size 16 -> 24 px: the prompt {normal} -> {larger} px"
     finally:
@@ -462,7 +462,7 @@ def test_each_games_title_keeps_its_words_whole_at_320_px_with_double_text(brows
     page, errors = open_page(browser, base)
     try:
         page.context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 32}})
-        page.wait_for_timeout(100)
+        wait_for(lambda: page.evaluate(ROOT_FONT_SIZE) == 32, "the page's root font size to follow the browser's 32 px")
         broken = {title: page.evaluate(TITLE_WORDS_BROKEN, title) for title in [*GAMES.values(), "The companion"]}
         assert not any(broken.values()), f"at 200 % text the title breaks inside a word: {broken}"
         size = page.evaluate("parseFloat(getComputedStyle(document.getElementById('title')).fontSize)")

@@ -4,6 +4,7 @@ from tests.web.test_browser import browser  # noqa: F401
 import companion.web.joincode as joincode
 from companion.web.joincode import JoinCodes, install
 
+from tests.waiting import wait_for
 from tests.web.test_browser import open_page
 
 START = {"do": "start", "game": "mountain-goats", "players": [{"name": "Ada"}, {"name": "Ben"}]}
@@ -56,7 +57,7 @@ def test_a_tap_sent_again_after_the_join_code_is_refused_if_the_game_moved_on_me
 
         page.on("dialog", typing_the_code)
         page.click("#undo")  # meant: take back Ada's roll, the last step this phone shows
-        page.wait_for_timeout(1500)
+        page.locator("#toast:not([hidden]) #toast-text", has_text="moved on").wait_for()
         texts = [step["text"] for step in table.view()["game"]["history"]]
         assert len(texts) == 2, f"the undo tapped on Ada's roll took back Ben's phone's move instead: {texts}"
         assert page.is_visible("#toast") and "moved on" in page.text_content("#toast-text")
@@ -221,9 +222,12 @@ def test_an_idle_phone_does_not_keep_showing_a_join_code_that_no_longer_works(
         # the game moves on (the table's own screen plays): this phone hears it, but never taps
         assert service.table.request({"do": "dice", "values": [1, 1, 3, 4]}).ok
         page.wait_for_function("() => document.getElementById('prompt').textContent.includes('group')")
-        page.wait_for_timeout(2500)  # the page has reconnected meanwhile
-        shown = page.text_content("#join-code") if page.is_visible("#share-join") else None
-        assert shown in (None, codes.code), f"the foot still shows the old code {shown}; the code is now {codes.code}"
+
+        def foot() -> str | None:
+            return page.text_content("#join-code") if page.is_visible("#share-join") else None
+
+        wait_for(lambda: foot() in (None, codes.code),  # once the page's stream reconnected (every second here)
+                 f"the foot to stop showing the old code {old}; the code is now {codes.code}")
     finally:
         page.close()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_browser import DOUBLE_TEXT, NARROW, browser, open_page  # noqa: F401  (the shared Chromium fixture)
+from .test_browser import DOUBLE_TEXT, NARROW, browser, drawn, open_page  # noqa: F401  (the shared Chromium fixture)
 from .test_page_long_moves import PLAYERS, request
 
 pytestmark = pytest.mark.browser
@@ -31,7 +31,7 @@ def at_normal_and_double_text(page, script):
     """What `script` measures on the page at its normal text, then at double text."""
     normal = page.evaluate(script)
     page.add_style_tag(content=DOUBLE_TEXT)
-    page.wait_for_timeout(100)
+    drawn(page)
     return normal, page.evaluate(script)
 
 
@@ -78,7 +78,7 @@ def test_the_tip_and_odds_tables_fit_the_screen(browser, served, service, game, 
         page.click("#odds-box summary")
         if page.locator("#tip summary").count():
             page.click("#tip summary")
-        page.wait_for_timeout(100)
+        drawn(page)
         assert page.locator("#tip table").count() == 1 and page.locator("#odds table").count() >= 1
         assert page.evaluate(TABLES_CUT) == [], f"{game}: tables wider than the screen"
         labels = page.evaluate("""() => [...document.querySelectorAll('#tip td:not(:first-child)')].map((c) =>
@@ -102,7 +102,7 @@ def test_the_seven_inch_screen_keeps_the_whole_board_beside_the_moves_at_double_
     request(service.table, {"do": "start", "game": "magic-mountain", "players": PLAYERS})
     page, _ = open_page(browser, base, {"width": 800, "height": 480}, BOARD, DOUBLE_TEXT)
     try:
-        page.wait_for_timeout(100)
+        drawn(page)
         assert page.evaluate(BOARD_HINT_SHOWN) == {"wider": False, "hint": ""}
         assert page.evaluate("document.querySelector('#board svg').getBoundingClientRect().height") <= 480 - 118
     finally:
@@ -140,7 +140,7 @@ def test_a_long_name_in_the_turn_heading_keeps_the_page_within_the_screen(browse
     page, errors = open_page(browser, base, NARROW, BOARD)
     try:
         page.add_style_tag(content=DOUBLE_TEXT)
-        page.wait_for_timeout(100)
+        drawn(page)
         assert page.text_content("#turn") == "Christopher's turn"
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= NARROW["width"], f"the page is {width} px wide: it scrolls sideways"
@@ -163,7 +163,7 @@ def test_a_long_one_word_name_in_the_scores_keeps_the_page_within_the_screen(bro
     page, errors = open_page(browser, base, NARROW, BOARD)
     try:
         page.add_style_tag(content=DOUBLE_TEXT)
-        page.wait_for_timeout(100)
+        drawn(page)
         right = page.evaluate("() => Math.round(document.querySelector('#scores').getBoundingClientRect().right)")
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= NARROW["width"] and right <= NARROW["width"], \
@@ -181,7 +181,7 @@ def test_a_tablets_board_that_nearly_fits_is_not_made_to_scroll_at_double_text(b
     request(service.table, {"do": "start", "game": game, "players": PLAYERS})
     page, _ = open_page(browser, base, {"width": 1024, "height": 768}, BOARD, DOUBLE_TEXT)
     try:
-        page.wait_for_timeout(150)
+        drawn(page)
         wide, room = page.evaluate("() => [document.getElementById('board').scrollWidth,"
                                    " document.getElementById('board').clientWidth]")
         hint = page.is_visible("#board-hint")

@@ -2,8 +2,7 @@
 The server sends a keepalive every few seconds; the page never notices that they stopped coming, shows "live",
 and shows the old turn for ever (until a person reloads). A tap there is refused as stale, and the page still
 does not catch up."""
-import time
-
+from tests.waiting import came, wait_for
 from tests.web.stalled_relay import Relay
 from tests.web.test_browser import VIEWPORTS, browser, new_page, open_page  # noqa: F401 (browser: a fixture)
 
@@ -17,13 +16,9 @@ def open_through(browser, relay):
     return page
 
 
-def wait_for(page, predicate_js, seconds):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if page.evaluate(predicate_js):
-            return True
-        page.wait_for_timeout(200)
-    return False
+def caught_up(page, seconds) -> bool:
+    """Whether the page shows Ada's roll within `seconds`."""
+    return came(lambda: page.evaluate("window.companionView.game.history_count === 1"), seconds, every=0.2)
 
 
 def test_a_page_whose_stream_went_silent_catches_up_once_the_network_is_back(browser, served, service):
@@ -36,10 +31,10 @@ def test_a_page_whose_stream_went_silent_catches_up_once_the_network_is_back(bro
         page.wait_for_function("window.companionView.game.history_count === 0")
         relay.drop_network()  # the stream stays open on the phone, and says nothing any more
         assert table.request({"do": "dice", "values": [1, 2, 3, 4]}).ok  # Ada rolls
-        caught_up = wait_for(page, "window.companionView.game.history_count === 1", 20)
-        assert caught_up or page.text_content("#link") != "live", \
+        shown = caught_up(page, 20)
+        assert shown or page.text_content("#link") != "live", \
             "20 s without a keepalive, and the page still says 'live' while showing the turn before Ada's roll"
-        assert caught_up, "the page never catches up after the network came back"
+        assert shown, "the page never catches up after the network came back"
     finally:
         page.close()
         relay.close()
@@ -61,7 +56,7 @@ def test_a_tap_refused_as_stale_brings_the_page_up_to_date(browser, served, serv
         page.click("#chance-send")
         page.wait_for_selector("#toast:not([hidden])")
         assert "moved on" in page.text_content("#toast-text")
-        assert wait_for(page, "window.companionView.game.history_count === 1", 5), \
+        assert caught_up(page, 20), \
             "'look again' — but the page still shows the game before the tap was refused"
     finally:
         page.close()
@@ -92,10 +87,8 @@ def test_a_tap_again_after_a_lost_request_is_sent(browser, served, service):
         page.locator("#moves button.move").first.click()
         page.wait_for_timeout(1500)  # nothing happens: the child taps again
         page.locator("#moves button.move").first.click()
-        page.wait_for_timeout(1500)
-        played = len(table.view()["game"]["history"]) == 2
-        told = not page.is_hidden("#toast")
-        assert played or told, "the second tap was dropped without a word: the move is not played and nothing says why"
+        wait_for(lambda: len(table.view()["game"]["history"]) == 2 or not page.is_hidden("#toast"),
+                 "the second tap to be played or refused with a word (it was dropped without one)")
     finally:
         page.close()
 
@@ -123,7 +116,7 @@ def test_a_lost_health_request_does_not_end_the_stream_check(browser, served, se
         page.wait_for_function("window.companionView.game.history_count === 0")
         relay.drop_network()
         assert table.request({"do": "dice", "values": [1, 2, 3, 4]}).ok
-        assert wait_for(page, "window.companionView.game.history_count === 1", 35), \
+        assert caught_up(page, 35), \
             "one unanswered /api/health stopped checkStream for good: the page never catches up"
     finally:
         page.close()

@@ -14,6 +14,7 @@ from companion.web.connections import CONNECTION_LIMIT
 from companion.web.sse_client import SSEClient
 from companion.web.stream import MAX_STREAMS_PER_DEVICE, Broadcaster
 from tests.web.conftest import as_phones
+from tests.waiting import wait_for
 
 START = {"do": "start", "game": "mountain-goats", "players": [{"name": "Ada"}, {"name": "Ben"}]}
 
@@ -68,13 +69,6 @@ def test_streams_are_capped_and_kept_alive(served):
     finally:
         for c in clients:
             c.close()
-
-
-def wait_for(condition, what, timeout=20.0):
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"gave up waiting: {what}"
-        time.sleep(0.02)
 
 
 def open_streams(base):
