@@ -93,8 +93,10 @@
   // Only for a moment: a request lost on a dead connection may never answer, and a tap again must then go out.
   const sending = new Map();
   const DOUBLE_TAP_MS = 1000;
+  let tappedOn;  // the step this phone tapped last: the step after it is this phone's to follow (keepNextStepInSight)
   async function send(command, seen = view ? view.step : undefined) {
     if (DEMO) { toast("This is the demo: it plays itself."); return null; }
+    tappedOn = seen;
     const mark = Date.now();
     if (seen !== undefined && sending.has(seen) && mark - sending.get(seen) < DOUBLE_TAP_MS) return null;
     if (seen !== undefined) sending.set(seen, mark);
@@ -240,6 +242,8 @@
 
   function draw(next) {
     const newStep = !view || view.step !== next.step;
+    const mine = newStep && view && tappedOn === view.step;
+    if (newStep) tappedOn = undefined;
     view = next;
     window.companionView = next;
     const game = next.game;
@@ -268,7 +272,7 @@
     document.body.dataset.version = next.version;
     fitToScreen();
     placeTurnBar();
-    keepNextStepInSight(newStep);
+    keepNextStepInSight(mine);
   }
 
   // Whose turn, kept at the top of a phone's screen once its heading has scrolled off above it (after a die or a
@@ -278,14 +282,16 @@
     if ($("turn-bar").hidden === away) $("turn-bar").hidden = !away;
   }
 
-  // A new step starts in sight, its title and all, when it was drawn under the turn's line or above the screen
-  // (its dice higher up than the move just tapped); below the screen it is left where the child scrolls on to
-  // it, past the board. A step redrawn (another phone's news) only brings its first button out from under the line.
-  function keepNextStepInSight(newStep) {
-    const bar = $("turn-bar"), next = document.querySelector(newStep ? STEP : FIRST_TAP);
+  // The step after this phone's own tap starts in sight, its title and all, when it was drawn under the turn's line
+  // or above the screen (its dice higher up than the move just tapped); below the screen it is left where the child
+  // scrolls on to it, past the board. Any other redraw (another phone's step, the camera's roll) only brings the
+  // first button out from under the line, when it is there: a child who scrolled to the scores or the odds stays
+  // there while others play.
+  function keepNextStepInSight(mine) {
+    const bar = $("turn-bar"), next = document.querySelector(mine ? STEP : FIRST_TAP);
     if (!shown(bar) || !next) return;
     const under = bar.getBoundingClientRect().bottom - next.getBoundingClientRect().top;
-    if (under > 0 && (newStep || next.getBoundingClientRect().bottom > 0)) window.scrollBy(0, -Math.ceil(under));
+    if (under > 0 && (mine || next.getBoundingClientRect().bottom > 0)) window.scrollBy(0, -Math.ceil(under));
   }
 
   // What is wider than the screen at this text size: the board scrolls in its own box, and a line above it says
