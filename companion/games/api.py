@@ -208,12 +208,14 @@ class ChanceRequest:
 
     kind: "dice" (count dice with the given faces), "draw" (one item out of `faces`, e.g. a ball colour
     from the bag), or a game-specific kind its docstring explains. `prompt` is the plain words for the page.
+    `players`: the seats who roll or draw it, for the page to name; none when nobody does (what a ball hit).
     """
 
     kind: str
     count: int
     faces: tuple[Any, ...]
     prompt: str
+    players: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "count": self.count, "faces": list(self.faces), "prompt": self.prompt}

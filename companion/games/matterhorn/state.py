@@ -214,14 +214,16 @@ class MatterhornState(State):
     # -- chance -----------------------------------------------------------------------------------
     def chance_request(self) -> ChanceRequest | None:
         if self.phase == "setup_roll":
-            who = self.players[self.rollers[len(self.setup_rolls)]].name
+            roller = self.rollers[len(self.setup_rolls)]
             again = " again (tie)" if self.setup_ties else ""
             return ChanceRequest("dice", 1, dicemath.FACES,
-                                 f"{who}: roll one die{again} to decide who places climbers first")
+                                 f"{self.players[roller].name}: roll one die{again} to decide who places climbers first",
+                                 (roller,))
         if self.phase == "roll":
             n = self.dice_in_play
             return ChanceRequest("dice", n, dicemath.FACES,
-                                 f"{self.players[self.player].name}: roll {n} {'die' if n == 1 else 'dice'}")
+                                 f"{self.players[self.player].name}: roll {n} {'die' if n == 1 else 'dice'}",
+                                 (self.player,))
         return None
 
     def sample_chance(self, rng: random.Random) -> Action:

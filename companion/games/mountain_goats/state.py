@@ -142,7 +142,8 @@ class MountainGoatsState(State):
         if self.over or self.dice is not None:
             return None
         return ChanceRequest("dice", DICE_COUNT, FACES,
-                             f"{self.players[self.current].name}: roll the four dice{self._last_round_words()}")
+                             f"{self.players[self.current].name}: roll the four dice{self._last_round_words()}",
+                             (self.current,))
 
     def sample_chance(self, rng: random.Random) -> Action:
         return Roll(tuple(rng.randint(1, 6) for _ in range(DICE_COUNT)))

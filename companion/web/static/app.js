@@ -699,8 +699,8 @@
     return cell;
   }
 
-  // Each player with their colour in words too (not everyone tells red from green), the one whose turn it is
-  // marked with a ▶ (its row's pale blue alone told few) and for a screen reader, the winner said in words
+  // Each player with their colour in words too (not everyone tells red from green), the one whose turn it is (at a
+  // roll or a draw, who rolls or draws) marked with a ▶ (its row's pale blue alone told few) and for a screen reader, the winner said in words
   // (the 🏆 is decoration: a Pi may lack emoji fonts).
   function renderScores(game) {
     const table = $("scores");
@@ -712,7 +712,7 @@
       const team = teamOf(game, i);
       if (team) who.append(el("small", { class: "team-name" }, ` · ${team.name}`));
       const row = el("tr", {}, who, el("td", { class: "num" }, game.scores[i] ?? ""));
-      if (i === game.current_player) {
+      if ((game.turn_players || [game.current_player]).includes(i)) {
         row.classList.add("current");
         row.setAttribute("aria-current", "true");
         who.prepend(el("span", { class: "turn-mark", "aria-hidden": "true" }, "\u25B6\uFE0E "));
