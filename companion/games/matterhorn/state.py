@@ -131,7 +131,7 @@ class MatterhornState(State):
         # Actions picked from legal_actions() are these very objects, so identity settles most checks.
         if not any(map(is_, legal, repeat(action))):
             if action not in legal:
-                raise IllegalAction(f"{self.describe_safely(action)} is not a legal action now")
+                raise self.not_legal_now(action)
             check_field_types(action)  # equal to a legal action, but 3.0 and True compare equal to ints too
 
     def _compute_legal(self) -> list[Action]:

@@ -195,7 +195,7 @@ class MountainGoatsState(State):
             if legal is action:
                 return
         if action not in self._legal:
-            raise IllegalAction(f"{self.describe_safely(action)} is not a legal action now")
+            raise self.not_legal_now(action)
         check_field_types(action)  # equal to a legal plan, but 5.0 and True compare equal to ints too
 
     def _plans(self) -> tuple[Move, ...]:
