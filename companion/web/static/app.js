@@ -75,6 +75,9 @@
 
   function sentence(words) { return /[.?!]$/.test(words) ? words : words + "."; }
 
+  // The table's words for a refusal ("the game moved on before your tap arrived ...: look again"), said as a sentence.
+  function said(words) { return sentence(words.charAt(0).toUpperCase() + words.slice(1)); }
+
   function shown(node) { return node.getClientRects().length > 0; }
 
   // What a screen reader hears when the turn or the step changes: whose it is and what to do, read out once
@@ -122,7 +125,7 @@
           if (joined === "refused") return null;
         }
         if (body.state) render(body.state);  // refused as stale: show the game as it is now
-        toast(body.message || body.error || "That did not work.");
+        toast(said(body.message || body.error || "That did not work."));
         return null;
       }
       hideToast();  // a message about an earlier request is over now
@@ -145,7 +148,7 @@
       body: JSON.stringify({ code: code.trim() }) });
     if (response.ok) { loadShare(); return true; }
     const body = await response.json().catch(() => ({}));
-    toast(body.error || body.message || "That is not the join code.");
+    toast(said(body.error || body.message || "That is not the join code."));
     return "refused";
   }
 
@@ -1090,7 +1093,7 @@
         if (joined === true) return setTray();
         if (joined === "refused") return;
       }
-      toast(response.ok ? (body.warning || "Tray set.") : (body.message || body.error || "That did not work."));
+      toast(said(response.ok ? (body.warning || "Tray set.") : (body.message || body.error || "That did not work.")));
     } catch (err) { toast("The companion cannot be reached."); }
   }
 
