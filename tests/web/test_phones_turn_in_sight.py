@@ -123,3 +123,30 @@ def test_a_child_reading_the_scores_stays_there_when_another_phone_plays(browser
         assert errors == []
     finally:
         page.close()
+
+
+def test_a_refused_tap_does_not_make_the_next_step_of_another_phone_this_ones_to_follow(browser, served, service):
+    """A tap the table refused (here: the move was refused) left the page waiting to follow 'its' next step: the
+    child scrolled on to the scores, another phone played, and the page pulled the child back up."""
+    base, _ = served()
+    page, errors = open_page(browser, base, SCREENS["small-phone"], text=DOUBLE_TEXT)
+    try:
+        start_game(page, "mountain-goats")
+        step(page)
+        page.route("**/api/command", lambda route: route.fulfill(
+            status=400, content_type="application/json", body='{"ok": false, "message": "not now"}'))
+        page.locator("#moves button.move").first.click()
+        page.wait_for_selector("#toast:not([hidden])")
+        page.unroute("**/api/command")
+        page.locator("#history-box summary").click()
+        page.evaluate("window.scrollTo(0, scrollY + document.getElementById('scores').getBoundingClientRect().top - 60)")
+        assert page.evaluate(STEP_ABOVE), "the child scrolled away from the step"
+        where = page.evaluate(SCORES_TOP)
+        before = int(page.evaluate("window.companionView.version"))
+        another_phone_plays(service)
+        page.wait_for_function(f"window.companionView.version > {before}")
+        moved = page.evaluate(SCORES_TOP) - where
+        assert abs(moved) <= 1, f"another phone's step moved the scores by {moved} px"
+        assert errors == []
+    finally:
+        page.close()

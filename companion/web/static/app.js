@@ -125,6 +125,7 @@
           if (joined === "refused") return null;
         }
         if (body.state) render(body.state);  // refused as stale: show the game as it is now
+        tappedOn = undefined;  // a tap refused brings no step of this phone's to follow
         toast(said(body.message || body.error || "That did not work."));
         return null;
       }
