@@ -208,12 +208,14 @@ class ChanceRequest:
 
     kind: "dice" (count dice with the given faces), "draw" (one item out of `faces`, e.g. a ball colour
     from the bag), or a game-specific kind its docstring explains. `prompt` is the plain words for the page.
+    `players`: the seats who roll or draw it, for the page to name; none when nobody does (what a ball hit).
     """
 
     kind: str
     count: int
     faces: tuple[Any, ...]
     prompt: str
+    players: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "count": self.count, "faces": list(self.faces), "prompt": self.prompt}
@@ -292,7 +294,7 @@ class State(ABC):
         if any(map(operator.is_, legal, itertools.repeat(action))):  # picked from legal_actions(): that very object
             return
         if action not in legal:
-            raise IllegalAction(f"{self.describe_safely(action)} is not a legal action now")
+            raise self.not_legal_now(action)
         check_field_types(action)  # equal to a legal action, but 1.0 or True equal 1 too
 
     def _check_chance(self, action: Action) -> None:
@@ -332,6 +334,15 @@ class State(ABC):
         self.__dict__.clear()
         self.__dict__.update(copy.deepcopy(saved))
         self._undo_stack = stack
+
+    def not_legal_now(self, action: Action) -> IllegalAction:
+        """The refusal of an action the game does not take now, in words a person reads at the table: the action
+        named (quoted: it may be a sentence of its own, "The red ball was drawn") and what the game waits for."""
+        try:
+            waits_for = self.prompt()
+        except Exception:  # the refusal is said whatever the prompt does
+            waits_for = ""
+        return IllegalAction(f"“{self.describe_safely(action)}” cannot be played now. {waits_for}".strip())
 
     def describe_safely(self, action: Action) -> str:
         try:

@@ -10,7 +10,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from ..games import registry
-from ..games.api import CHANCE, TERMINAL
+from ..games.api import CHANCE, TERMINAL, join_words
 from .inputs import with_dice_to_tap
 
 if TYPE_CHECKING:
@@ -84,6 +84,7 @@ def game_view(game, dice_seen: dict[str, tuple[str, ...]] | None = None) -> dict
         "players": players,
         "variants": game.setup.get("variants", {}),
         "current_player": current,
+        "turn_players": _turn_players(current, request),  # marked in the scores: at a roll, who rolls
         "turn": _turn_words(current, players, request, _safe(state.teams, None)),
         "prompt": _safe(state.prompt, ""),
         "legal": [] if over else _safe(state.describe_legal, []),
@@ -121,17 +122,42 @@ def _hit_path(state) -> dict[str, Any]:
 
 
 def _turn_words(current: int, players: list[dict[str, Any]], request, teams: list[dict[str, Any]] | None) -> str:
+    """Whose turn, or at a roll or a draw who makes it ("Ben: roll the dice"); what the table waits for when
+    nobody does (the figures a ball hit)."""
     if current == TERMINAL:
         return "The game is over"
     if current == CHANCE:
-        kind = request.kind if request is not None else ""
-        words = {"dice": "Roll the dice", "duel-dice": "Roll the dice", "draw": "Draw from the bag"}
-        return words.get(kind, "What happened?")
+        names = [_name_and_team(p, players, teams) for p in _turn_players(current, request)]
+        who = join_words(names) if names else ""
+        kind, count = (request.kind, request.count) if request is not None else ("", 0)
+        wanted = {"dice": "roll the die" if count == 1 else "roll the dice", "duel-dice": "roll the dice",
+                  "draw": "draw a ball from the bag"}.get(kind)
+        if wanted is None:
+            return "Tap what the ball hit" if kind == "hits" else "What happened?"
+        return f"{who}: {wanted}" if who else wanted[0].upper() + wanted[1:]
     if 0 <= current < len(players):
         name = players[current]["name"]
-        team = next((t["name"] for t in teams or () if current in t["players"]), name)
+        team = _team_name(current, teams) or name
         return f"{name}'s turn" if team == name else f"{name}'s turn ({team})"
     return f"Player {current + 1}'s turn"
+
+
+def _turn_players(current: int, request) -> list[int]:
+    """The seats whose turn it is: the player's, or those who roll or draw what the game waits for."""
+    if current == CHANCE:
+        return list(request.players) if request is not None else []
+    return [current] if current >= 0 else []
+
+
+def _team_name(seat: int, teams: list[dict[str, Any]] | None) -> str | None:
+    return next((t["name"] for t in teams or () if seat in t["players"]), None)
+
+
+def _name_and_team(seat: int, players: list[dict[str, Any]], teams: list[dict[str, Any]] | None) -> str:
+    """"Ada", or in a team game "Ada (Team Student)" (a team that plays as one player: its name once)."""
+    name = players[seat]["name"] if 0 <= seat < len(players) else f"Player {seat + 1}"
+    team = _team_name(seat, teams) or name
+    return name if team == name else f"{name} ({team})"
 
 
 def _odds(name: str, state) -> Any:

@@ -120,7 +120,7 @@ def test_students_cannot_be_moved_after_a_miss():
     state.apply(Hits(()))
     assert state.legal_actions() == [MoveOnMiss(w) for w in ("W1", "W2", "W3", "W4")], "a miss moves a witch"
     before = state.to_json()
-    with pytest.raises(IllegalAction, match=r"Move Student 1 one space on, to space 7 is not a legal action now"):
+    with pytest.raises(IllegalAction, match=r"“Move Student 1 one space on, to space 7” cannot be played now"):
         state.apply(MoveOnMiss("S1"))
     assert state.to_json() == before
 
@@ -198,7 +198,7 @@ def test_titles_game_offers_to_stop_once_a_title_is_held():
         state.positions[figure] = GOAL
     state.apply(DrawBall("red"))
     assert EndWithTitle() not in state.legal_actions()
-    with pytest.raises(IllegalAction, match=r"^Stop here \(no title yet\) is not a legal action now$"):
+    with pytest.raises(IllegalAction, match=r"^“Stop here \(no title yet\)” cannot be played now\. Ada: which opening"):
         state.apply(EndWithTitle())
     state.undo()
     state.positions["S4"] = GOAL

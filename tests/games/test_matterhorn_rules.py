@@ -99,7 +99,7 @@ def test_both_climbers_go_on_free_circles_of_line_12():
     assert state.describe(PlaceClimber(3)) == "Place a climber on line 12, circle 3"
     state.apply(PlaceClimber(3))
     assert PlaceClimber(3) not in state.legal_actions()
-    with pytest.raises(IllegalAction, match="not a legal action"):
+    with pytest.raises(IllegalAction, match="cannot be played now"):
         state.apply(PlaceClimber(3))
     state.apply(PlaceClimber(10))
     assert state.current_player() == 1 and len(state.legal_actions()) == 8
@@ -464,7 +464,7 @@ def test_chance_action_turns_readings_into_a_roll_and_names_bad_readings():
 def test_illegal_actions_name_the_action_and_leave_the_state_unchanged():
     state = apply_all(position(), Roll((5, 5, 6, 1, 1)))
     before = state.to_json()
-    with pytest.raises(IllegalAction, match="Eliminate 6: line 10 is not a legal action now"):
+    with pytest.raises(IllegalAction, match="“Eliminate 6: line 10” cannot be played now"):
         state.apply(Eliminate((6,), 10))
     assert state.to_json() == before
 

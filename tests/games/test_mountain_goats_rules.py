@@ -76,7 +76,7 @@ def test_a_group_must_move_its_goat():
     state = new()
     options = plans(state, (1, 2, 2, 5))
     assert ((), ()) not in options and ((5, 5), ()) in options and ((10,), ()) in options
-    with pytest.raises(IllegalAction, match="No move: pass is not a legal action"):
+    with pytest.raises(IllegalAction, match="“No move: pass” cannot be played now"):
         state.apply(Move((), ()))
 
 

@@ -65,7 +65,7 @@ def test_an_illegal_action_is_rejected_with_the_engines_message_and_changes_noth
     table.submit(settled(5, 3, 4)).result(5)
     before = table.view()
     outcome = table.request({"do": "play", "action": {"kind": "move", "steps": 6}})
-    assert not outcome.ok and "not a legal action" in outcome.message
+    assert not outcome.ok and "cannot be played now" in outcome.message
     assert table.view() is before
     bad = table.request({"do": "play", "action": {"kind": "fly"}})
     assert not bad.ok and "unknown action kind 'fly'" in bad.message

@@ -408,7 +408,8 @@ def test_a_tap_that_arrives_after_another_phone_played_is_refused_and_plays_noth
         page.route("**/api/command", other_phone_first)
         page.click("#undo")
         page.wait_for_selector("#toast:not([hidden])")
-        assert page.text_content("#toast").startswith("the game moved on before your tap arrived")
+        said = page.text_content("#toast-text")  # the table's words, said as a sentence (test_refused_words)
+        assert said.startswith("The game moved on before your tap arrived") and said.endswith("."), said
         assert len(service.table.view()["game"]["history"]) == steps - 1, "one undo, not two"
         page.unroute("**/api/command")
         page.wait_for_function(f"window.companionView.game.history_count === {steps - 1}")

@@ -136,7 +136,7 @@ def test_the_odds_tip_is_not_read_out_on_every_turn(browser, served, service):
 
 def test_banana_matchos_roll_is_headed_as_a_roll_not_what_happened(service):
     view = request(service.table, {"do": "start", "game": "banana-matcho", "players": PLAYERS})
-    assert view["game"]["turn"] == "Roll the dice", view["game"]["prompt"]
+    assert view["game"]["turn"] == "Ada and Ben: roll the dice", view["game"]["prompt"]
 
 
 # -- the names of the dice and figures to tap ----------------------------------------------------------------

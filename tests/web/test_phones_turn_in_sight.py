@@ -78,3 +78,75 @@ def test_a_long_team_turn_keeps_to_two_lines_at_the_top_of_a_small_phone(browser
         assert errors == []
     finally:
         page.close()
+
+
+SCORES_TOP = "Math.round(document.getElementById('scores').getBoundingClientRect().top)"
+STEP_ABOVE = """() => [...document.querySelectorAll('#chance:not([hidden]) #chance-faces button, #moves button.move')]
+                    .every((b) => b.getBoundingClientRect().bottom <= 0)"""
+
+
+def another_phone_plays(service) -> None:
+    """A step tapped on another phone at the table: the roll the game waits for, or its first move."""
+    shown = service.table.view()
+    game = shown["game"]
+    command = ({"do": "dice", "values": [game["chance"]["faces"][0]] * (game["chance"]["count"] or 1)}
+               if game["chance"] else {"do": "play", "action": game["legal"][0]["action"]})
+    assert service.table.request({**command, "seen": shown["step"]}).ok
+
+
+@pytest.mark.parametrize("text", ["", DOUBLE_TEXT], ids=["normal-text", "double-text"])
+@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize("game", ["matterhorn", "mountain-goats"])
+def test_a_child_reading_the_scores_stays_there_when_another_phone_plays(browser, served, service, game, screen,
+                                                                          text):
+    """Every step another phone tapped pulled this phone back up to the next step's dice or moves: a child reading
+    the scores, or the odds, lower on the page lost their place at each tap at the table."""
+    base, _ = served()
+    page, errors = open_page(browser, base, SCREENS[screen], text=text)
+    try:
+        start_game(page, game)
+        page.locator("#history-box summary").click()  # its steps make the page long enough to scroll away from the step
+        away = 0
+        for tap in range(8):
+            page.evaluate("window.scrollTo(0, scrollY + document.getElementById('scores').getBoundingClientRect().top"
+                          " - 60)")
+            where = page.evaluate(SCORES_TOP)
+            before = int(page.evaluate("window.companionView.version"))
+            step_above = page.evaluate(STEP_ABOVE)
+            another_phone_plays(service)
+            page.wait_for_function(f"window.companionView.version > {before}")
+            if step_above:  # the child scrolled away from the step (on a short page the step is in sight)
+                away += 1
+                moved = page.evaluate(SCORES_TOP) - where  # a pixel: the browser keeping its place to a fraction
+                assert abs(moved) <= 1, f"step {tap + 1} of another phone moved the scores by {moved} px"
+        assert away >= 3
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_a_refused_tap_does_not_make_the_next_step_of_another_phone_this_ones_to_follow(browser, served, service):
+    """A tap the table refused (here: the move was refused) left the page waiting to follow 'its' next step: the
+    child scrolled on to the scores, another phone played, and the page pulled the child back up."""
+    base, _ = served()
+    page, errors = open_page(browser, base, SCREENS["small-phone"], text=DOUBLE_TEXT)
+    try:
+        start_game(page, "mountain-goats")
+        step(page)
+        page.route("**/api/command", lambda route: route.fulfill(
+            status=400, content_type="application/json", body='{"ok": false, "message": "not now"}'))
+        page.locator("#moves button.move").first.click()
+        page.wait_for_selector("#toast:not([hidden])")
+        page.unroute("**/api/command")
+        page.locator("#history-box summary").click()
+        page.evaluate("window.scrollTo(0, scrollY + document.getElementById('scores').getBoundingClientRect().top - 60)")
+        assert page.evaluate(STEP_ABOVE), "the child scrolled away from the step"
+        where = page.evaluate(SCORES_TOP)
+        before = int(page.evaluate("window.companionView.version"))
+        another_phone_plays(service)
+        page.wait_for_function(f"window.companionView.version > {before}")
+        moved = page.evaluate(SCORES_TOP) - where
+        assert abs(moved) <= 1, f"another phone's step moved the scores by {moved} px"
+        assert errors == []
+    finally:
+        page.close()

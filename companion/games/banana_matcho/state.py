@@ -197,7 +197,8 @@ class BananaMatchoState(State):
     def chance_request(self) -> ChanceRequest | None:
         if self.current_player() != CHANCE:
             return None
-        return ChanceRequest("duel-dice", 9, FRUITS + MATCHO_FACES, self.prompt())
+        return ChanceRequest("duel-dice", 9, FRUITS + MATCHO_FACES, self.prompt(),
+                             (self.fruit_roller, self.matcho_roller))
 
     def chance_action(self, values: list[Any]) -> Action:
         """9 values (six fruit, then three Matcho faces), or one set alone: 6 fruit names or 3 Matcho faces."""

@@ -266,7 +266,7 @@ class MagicMountainState(State):
     def chance_request(self) -> ChanceRequest | None:
         if self.phase == "draw":
             who = self.player_words(self.turn)
-            return ChanceRequest("draw", 1, tuple(self.bag()), f"{who}: draw a ball from the bag.")
+            return ChanceRequest("draw", 1, tuple(self.bag()), f"{who}: draw a ball from the bag.", (self.turn,))
         if self.phase == "hits":
             return ChanceRequest("hits", 0, tuple(self.figures_on_path()),
                                  f"The {self.ball} ball is down: which figures did it hit, in order? None if it hit nothing.")

@@ -131,7 +131,7 @@ class MatterhornState(State):
         # Actions picked from legal_actions() are these very objects, so identity settles most checks.
         if not any(map(is_, legal, repeat(action))):
             if action not in legal:
-                raise IllegalAction(f"{self.describe_safely(action)} is not a legal action now")
+                raise self.not_legal_now(action)
             check_field_types(action)  # equal to a legal action, but 3.0 and True compare equal to ints too
 
     def _compute_legal(self) -> list[Action]:
@@ -214,14 +214,16 @@ class MatterhornState(State):
     # -- chance -----------------------------------------------------------------------------------
     def chance_request(self) -> ChanceRequest | None:
         if self.phase == "setup_roll":
-            who = self.players[self.rollers[len(self.setup_rolls)]].name
+            roller = self.rollers[len(self.setup_rolls)]
             again = " again (tie)" if self.setup_ties else ""
             return ChanceRequest("dice", 1, dicemath.FACES,
-                                 f"{who}: roll one die{again} to decide who places climbers first")
+                                 f"{self.players[roller].name}: roll one die{again} to decide who places climbers first",
+                                 (roller,))
         if self.phase == "roll":
             n = self.dice_in_play
             return ChanceRequest("dice", n, dicemath.FACES,
-                                 f"{self.players[self.player].name}: roll {n} {'die' if n == 1 else 'dice'}")
+                                 f"{self.players[self.player].name}: roll {n} {'die' if n == 1 else 'dice'}",
+                                 (self.player,))
         return None
 
     def sample_chance(self, rng: random.Random) -> Action:

@@ -142,7 +142,8 @@ class MountainGoatsState(State):
         if self.over or self.dice is not None:
             return None
         return ChanceRequest("dice", DICE_COUNT, FACES,
-                             f"{self.players[self.current].name}: roll the four dice{self._last_round_words()}")
+                             f"{self.players[self.current].name}: roll the four dice{self._last_round_words()}",
+                             (self.current,))
 
     def sample_chance(self, rng: random.Random) -> Action:
         return Roll(tuple(rng.randint(1, 6) for _ in range(DICE_COUNT)))
@@ -194,7 +195,7 @@ class MountainGoatsState(State):
             if legal is action:
                 return
         if action not in self._legal:
-            raise IllegalAction(f"{self.describe_safely(action)} is not a legal action now")
+            raise self.not_legal_now(action)
         check_field_types(action)  # equal to a legal plan, but 5.0 and True compare equal to ints too
 
     def _plans(self) -> tuple[Move, ...]:

@@ -75,6 +75,9 @@
 
   function sentence(words) { return /[.?!]$/.test(words) ? words : words + "."; }
 
+  // The table's words for a refusal ("the game moved on before your tap arrived ...: look again"), said as a sentence.
+  function said(words) { return sentence(words.charAt(0).toUpperCase() + words.slice(1)); }
+
   function shown(node) { return node.getClientRects().length > 0; }
 
   // What a screen reader hears when the turn or the step changes: whose it is and what to do, read out once
@@ -93,8 +96,10 @@
   // Only for a moment: a request lost on a dead connection may never answer, and a tap again must then go out.
   const sending = new Map();
   const DOUBLE_TAP_MS = 1000;
+  let tappedOn;  // the step this phone tapped last: the step after it is this phone's to follow (keepNextStepInSight)
   async function send(command, seen = view ? view.step : undefined) {
     if (DEMO) { toast("This is the demo: it plays itself."); return null; }
+    tappedOn = seen;
     const mark = Date.now();
     if (seen !== undefined && sending.has(seen) && mark - sending.get(seen) < DOUBLE_TAP_MS) return null;
     if (seen !== undefined) sending.set(seen, mark);
@@ -120,7 +125,8 @@
           if (joined === "refused") return null;
         }
         if (body.state) render(body.state);  // refused as stale: show the game as it is now
-        toast(body.message || body.error || "That did not work.");
+        tappedOn = undefined;  // a tap refused brings no step of this phone's to follow
+        toast(said(body.message || body.error || "That did not work."));
         return null;
       }
       hideToast();  // a message about an earlier request is over now
@@ -143,7 +149,7 @@
       body: JSON.stringify({ code: code.trim() }) });
     if (response.ok) { loadShare(); return true; }
     const body = await response.json().catch(() => ({}));
-    toast(body.error || body.message || "That is not the join code.");
+    toast(said(body.error || body.message || "That is not the join code."));
     return "refused";
   }
 
@@ -240,6 +246,8 @@
 
   function draw(next) {
     const newStep = !view || view.step !== next.step;
+    const mine = newStep && view && tappedOn === view.step;
+    if (newStep) tappedOn = undefined;
     view = next;
     window.companionView = next;
     const game = next.game;
@@ -268,7 +276,7 @@
     document.body.dataset.version = next.version;
     fitToScreen();
     placeTurnBar();
-    keepNextStepInSight(newStep);
+    keepNextStepInSight(mine);
   }
 
   // Whose turn, kept at the top of a phone's screen once its heading has scrolled off above it (after a die or a
@@ -278,14 +286,16 @@
     if ($("turn-bar").hidden === away) $("turn-bar").hidden = !away;
   }
 
-  // A new step starts in sight, its title and all, when it was drawn under the turn's line or above the screen
-  // (its dice higher up than the move just tapped); below the screen it is left where the child scrolls on to
-  // it, past the board. A step redrawn (another phone's news) only brings its first button out from under the line.
-  function keepNextStepInSight(newStep) {
-    const bar = $("turn-bar"), next = document.querySelector(newStep ? STEP : FIRST_TAP);
+  // The step after this phone's own tap starts in sight, its title and all, when it was drawn under the turn's line
+  // or above the screen (its dice higher up than the move just tapped); below the screen it is left where the child
+  // scrolls on to it, past the board. Any other redraw (another phone's step, the camera's roll) only brings the
+  // first button out from under the line, when it is there: a child who scrolled to the scores or the odds stays
+  // there while others play.
+  function keepNextStepInSight(mine) {
+    const bar = $("turn-bar"), next = document.querySelector(mine ? STEP : FIRST_TAP);
     if (!shown(bar) || !next) return;
     const under = bar.getBoundingClientRect().bottom - next.getBoundingClientRect().top;
-    if (under > 0 && (newStep || next.getBoundingClientRect().bottom > 0)) window.scrollBy(0, -Math.ceil(under));
+    if (under > 0 && (mine || next.getBoundingClientRect().bottom > 0)) window.scrollBy(0, -Math.ceil(under));
   }
 
   // What is wider than the screen at this text size: the board scrolls in its own box, and a line above it says
@@ -693,8 +703,8 @@
     return cell;
   }
 
-  // Each player with their colour in words too (not everyone tells red from green), the one whose turn it is
-  // marked with a ▶ (its row's pale blue alone told few) and for a screen reader, the winner said in words
+  // Each player with their colour in words too (not everyone tells red from green), the one whose turn it is (at a
+  // roll or a draw, who rolls or draws) marked with a ▶ (its row's pale blue alone told few) and for a screen reader, the winner said in words
   // (the 🏆 is decoration: a Pi may lack emoji fonts).
   function renderScores(game) {
     const table = $("scores");
@@ -706,7 +716,7 @@
       const team = teamOf(game, i);
       if (team) who.append(el("small", { class: "team-name" }, ` · ${team.name}`));
       const row = el("tr", {}, who, el("td", { class: "num" }, game.scores[i] ?? ""));
-      if (i === game.current_player) {
+      if ((game.turn_players || [game.current_player]).includes(i)) {
         row.classList.add("current");
         row.setAttribute("aria-current", "true");
         who.prepend(el("span", { class: "turn-mark", "aria-hidden": "true" }, "\u25B6\uFE0E "));
@@ -1084,7 +1094,7 @@
         if (joined === true) return setTray();
         if (joined === "refused") return;
       }
-      toast(response.ok ? (body.warning || "Tray set.") : (body.message || body.error || "That did not work."));
+      toast(said(response.ok ? (body.warning || "Tray set.") : (body.message || body.error || "That did not work.")));
     } catch (err) { toast("The companion cannot be reached."); }
   }
 
