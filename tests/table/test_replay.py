@@ -122,7 +122,9 @@ def test_record_cli_writes_a_synthetic_session(tmp_path, run_cli):
     assert code == 0, err
     assert read_events(tmp_path / "new") == playout("banana-matcho", 2)[0]
     code, _, err = run_cli("record", "--out", str(tmp_path / "new"), "--synthetic", "banana-matcho")
-    assert code == 2 and "not an empty directory" in err
+    count = len(playout("banana-matcho", 2)[0])
+    assert code == 2 and err.endswith(f"{tmp_path / 'new'} holds a recording already ({count} events), which is kept "
+                                      f"as it is: to record, give a new folder (e.g. --out {tmp_path / 'new-2'})\n")
     code, _, err = run_cli("record", "--out", str(tmp_path / "many"), "--synthetic", "matterhorn", "--players", "9")
     assert code == 2 and "Matterhorn takes 2–4 players, got 9" in err
     (tmp_path / "a-file").write_text("")
