@@ -189,7 +189,7 @@ def _reread(args, events) -> dict:
                   f"{CAMERA_FILE} says it did): its frames are re-read as its camera read them, pip dice and the dice "
                   "zones in every frame, whatever the game", file=sys.stderr)
         camera_events, frames = reread_frames(
-            args.directory, setup, on_cut_short=lambda why: print(f"companion replay: {why}", file=sys.stderr),
+            args.directory, setup, on_damage=lambda why: print(f"companion replay: {why}", file=sys.stderr),
             games=games if setup.follows_game else ())
     except RereadError as exc:
         raise CliError(str(exc)) from None
