@@ -186,7 +186,7 @@ def run(args, tap=None, record_dir=None) -> int:
         raise CliError(str(exc)) from None
     port = listening_port(server)
     announcer = None if args.demo else _announce(settings, port)
-    urls = _addresses(settings, port, announced=announcer is not None)
+    urls = page_addresses(settings["service"]["host"], port, announced=announcer is not None)
     app.config["PAGE_URLS"] = [url for _, url in urls if "127.0.0.1" not in url]
     for name, url in urls:
         print(f"The companion{' demo' if args.demo else ''} is on {url}{name}", flush=True)
@@ -237,7 +237,7 @@ def _serve_refusal(settings, app) -> int:
     server = listen(app, host, settings["service"]["port"], threads=4)
     port = listening_port(server)
     announcer = _announce(settings, port)
-    for name, url in _addresses(settings, port, announced=announcer is not None):
+    for name, url in page_addresses(host, port, announced=announcer is not None):
         print(f"The companion is on {url}{name}", flush=True)
     print(f"game journal: {refusal}{_by_hand(settings.state_dir)}", flush=True)
     print("game journal: the page says so on every phone, and no game can be played until it is put right",
@@ -291,8 +291,9 @@ def listening_port(server) -> int:
     return int(server.effective_port)
 
 
-def _addresses(settings, port: int, announced: bool) -> list[tuple[str, str]]:
-    host = settings["service"]["host"]
+def page_addresses(host: str, port: int, announced: bool) -> list[tuple[str, str]]:
+    """(what it is for, the page's address) of a page served on `host`:`port`: on every network (0.0.0.0), this
+    computer's own and each network's address."""
     if host not in ("0.0.0.0", "::", ""):
         return [("", f"http://{host}:{port}/")]
     from ..announce import lan_addresses, page_urls

@@ -295,3 +295,33 @@ def test_a_recording_an_older_companion_started_with_a_pasted_or_text_direction_
     assert code == 0 and "hidden character" not in out and "Mountain Goats, 0 steps" in out, (code, out, err)
     assert [[p["name"] for p in row["setup"]["players"]] for row in Journal(tmp_path / "r").games()] == \
         [["\u202eBen", "Cy"]]
+
+
+def test_replay_serve_listens_on_the_host_given_as_serve_does(tmp_path, run_cli):
+    """`--host 0.0.0.0` shows a replay on a phone at the table; the page was on 127.0.0.1 only."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    from tests.conftest import NO_SETTINGS
+
+    code, out, _ = run_cli("replay", "--help")
+    assert code == 0 and "--host HOST" in " ".join(out.split()) and "address to listen on" in out
+    write_events(tmp_path / "s", playout("magic-mountain", 1)[0])
+    command = [sys.executable, "-m", "companion", "replay", str(tmp_path / "s"), "--serve", "--host", "127.0.0.2",
+               "--port", "0"]
+    replaying = subprocess.Popen(command, env={**os.environ, "COMPANION_SETTINGS": str(NO_SETTINGS)},
+                                 stderr=subprocess.PIPE, text=True)
+    try:
+        said = replaying.stderr.readline()
+        assert said.startswith("watch the replay on http://127.0.0.2:"), said + replaying.stderr.read()
+        url = said.split()[-1]
+        with urllib.request.urlopen(url + "api/games", timeout=10) as reply:
+            assert reply.status == 200
+        with pytest.raises(OSError):  # only the address given
+            urllib.request.urlopen(url.replace("127.0.0.2", "127.0.0.1") + "api/games", timeout=10)
+    finally:
+        replaying.send_signal(signal.SIGINT)
+        replaying.wait(20)
