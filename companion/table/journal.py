@@ -104,6 +104,11 @@ def _move_away(path: Path, what: str) -> str:
             f"mv {path}* {path.parent}/damaged/`), and the companion starts a new, empty journal")
 
 
+# After a fix, for a companion that was refused its journal: it serves the page that says so until started again.
+START_AGAIN = ("then start the companion again (`sudo systemctl restart companion`, or switch the Pi off and on; "
+               "by hand: stop `companion serve` and run it again)")
+
+
 def damaged_fix(path: Path) -> str:
     """What to do about a damaged journal at `path`. It is left as it is: nothing else can rescue its games."""
     return (f"{_move_away(path, 'it')}. Its games are lost unless you put back a copy; someone who knows SQLite can "

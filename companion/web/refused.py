@@ -10,20 +10,19 @@ import json
 
 from flask import Flask, Response, render_template
 
+from ..table.journal import START_AGAIN
 from .app import fail, protect
 from .security import Refused
 
 # What `systemctl status companion` says while the page is this one.
 STATUS = "the game journal could not be opened: serving a page that says what to do"
-RESTART = ("then start the companion again (`sudo systemctl restart companion`, or switch the Pi off and on; "
-           "by hand: stop `companion serve` and run it again)")
 
 
 def create_refused_app(refusal, *, allow_outside: bool = False, names: tuple[str, ...] = ()) -> Flask:
     """`refusal`: the journal's JournalRefused, with what it found and what to do."""
     app = Flask(__name__)
     app.json.sort_keys = False
-    message = f"{refusal}; {RESTART}. Nothing was deleted, and no game can be played until then."
+    message = f"{refusal}; {START_AGAIN}. Nothing was deleted, and no game can be played until then."
     protect(app, allow_outside, names, Refused(503, message))
 
     @app.errorhandler(404)
@@ -33,7 +32,7 @@ def create_refused_app(refusal, *, allow_outside: bool = False, names: tuple[str
 
     @app.get("/")
     def page():
-        html = render_template("refused.html", found=refusal.found, fix=refusal.fix, restart=RESTART)
+        html = render_template("refused.html", found=refusal.found, fix=refusal.fix, start_again=START_AGAIN)
         return Response(html, status=503, headers={"Cache-Control": "no-store", "Retry-After": "60"})
 
     @app.get("/events")
