@@ -73,10 +73,10 @@ def protect(app: Flask, allow_outside: bool, names: tuple[str, ...], posts_refus
             check_client(request.remote_addr, allow_outside)
             check_host(request.host, allow_outside, names)
             check_same_origin(request.method, request.headers, request.host)
-            if request.method == "POST" and posts_refused is not None:
-                raise posts_refused
         except Refused as exc:
             return fail(exc.status, exc.message)
+        if request.method == "POST" and posts_refused is not None:
+            return fail(posts_refused.status, posts_refused.message)
         return None
 
     @app.after_request
