@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 import urllib.error
 import urllib.request
 
@@ -37,6 +38,14 @@ def emptied_beside_its_log(games) -> None:
     (games / Journal.FILE_NAME).write_bytes(b"")
 
 
+def from_a_newer_companion(games) -> None:
+    """A companion put back to an older version (a backup of the memory card) on the games a newer one wrote."""
+    Journal(games).close()
+    db = sqlite3.connect(games / Journal.FILE_NAME)
+    db.execute("PRAGMA user_version=2")
+    db.close()
+
+
 def answer(url: str, command: dict | None = None) -> tuple[int, str]:
     data = None if command is None else json.dumps(command).encode()
     request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
@@ -51,9 +60,11 @@ def files(folder) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.name.startswith(Journal.FILE_NAME)}
 
 
-@pytest.mark.parametrize("harm, found", [(damaged, "is damaged"), (emptied_beside_its_log, "is empty, but its "
-                                                                                            "write-ahead log")])
-def test_a_refused_journal_is_said_on_the_page_and_the_api_and_nothing_is_written(tmp_path, harm, found):
+@pytest.mark.parametrize("harm, found, fix", [
+    (damaged, "is damaged", "Move it away"),
+    (emptied_beside_its_log, "is empty, but its write-ahead log", "Keep a copy of the folder first"),
+    (from_a_newer_companion, "was written by a newer companion", "Update the companion")])
+def test_a_refused_journal_is_said_on_the_page_and_the_api_and_nothing_is_written(tmp_path, harm, found, fix):
     companion = CompanionProcess(tmp_path)
     games = tmp_path / "games"
     harm(games)
@@ -63,7 +74,7 @@ def test_a_refused_journal_is_said_on_the_page_and_the_api_and_nothing_is_writte
         status, page = answer(companion.base + "/")
         assert status == 503 and "The game journal could not be opened" in page
         assert f"{games / Journal.FILE_NAME} {found}" in page
-        assert "Nothing was deleted" in page and "move" in page and "sudo systemctl restart companion" in page
+        assert "Nothing was deleted" in page and fix in page and "sudo systemctl restart companion" in page
         status, body = answer(companion.base + "/api/state")
         assert status == 503 and found in json.loads(body)["message"]
         status, body = answer(companion.base + "/api/command", START)
