@@ -359,9 +359,9 @@ def check_disk(machine: Machine, state_dir: Path) -> Check:
 
 
 def check_journal(state_dir: Path) -> Check:
-    """The game journal's pages read once: a journal the memory card damaged stops the service (which says so
-    in `journalctl -u companion`), so it is named here too, with what to do."""
-    from .table.journal import Journal, check_file, write_ahead_log
+    """The game journal's pages read once: a journal the memory card damaged is refused by the service, which
+    serves only a page that says so, so it is named here too, with what to do (and to start the service again)."""
+    from .table.journal import START_AGAIN, Journal, check_file, write_ahead_log
 
     path = state_dir / Journal.FILE_NAME
     try:
@@ -376,7 +376,7 @@ def check_journal(state_dir: Path) -> Check:
     if found is None:
         return Check("journal", OK, f"{path} is sound")
     damaged, problem, fix = found
-    return Check("journal", FAIL if damaged else WARN, problem, fix)
+    return Check("journal", FAIL if damaged else WARN, problem, f"{fix}; {START_AGAIN}" if damaged else fix)
 
 
 def service_state(machine: Machine) -> tuple[int, str, dict[str, str]]:

@@ -57,9 +57,12 @@ class Notifier:
 class Watchdog:
     """Pings systemd's watchdog every half period while `is_healthy()` says so."""
 
-    def __init__(self, notifier: Notifier, is_healthy: Callable[[], bool], interval: float | None = None):
+    def __init__(self, notifier: Notifier, is_healthy: Callable[[], bool], interval: float | None = None,
+                 stalled: str = "event loop stalled: watchdog pings withheld"):
+        """`stalled`: the status systemd shows once `is_healthy()` says no."""
         self.notifier = notifier
         self.is_healthy = is_healthy
+        self.stalled = stalled
         period = notifier.watchdog_seconds
         self.interval = interval if interval is not None else (period / 2 if period else None)
         self._stop = threading.Event()
@@ -78,7 +81,7 @@ class Watchdog:
                 self.notifier.ping()
                 self.unhealthy_since_ping = False
             elif not self.unhealthy_since_ping:
-                self.notifier.status("event loop stalled: watchdog pings withheld")
+                self.notifier.status(self.stalled)
                 self.unhealthy_since_ping = True
 
     def stop(self) -> None:

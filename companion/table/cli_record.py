@@ -33,7 +33,7 @@ def run(args) -> int:
     fails to start leaves nothing behind: a corrected retry into the same --out is not refused."""
     out = Path(args.out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise CliError(f"{out} is not an empty directory; choose a new one")
+        raise CliError(_taken(out, live=not args.synthetic))
     if args.synthetic:
         return _synthetic(args, out)
     if args.frames:
@@ -62,6 +62,37 @@ def run(args) -> int:
     _finish(recorder)
     print(f"recorded to {out}")
     return code
+
+
+def _taken(out: Path, live: bool) -> str:
+    """Why `out` is refused, and what to do. One holding a recording is most often, when recording live, the one a
+    power cut (or a crash) ended: it is never written over, and the evening goes on in a new folder."""
+    from .recording import EVENTS_FILE
+
+    try:
+        from ..vision.recording import FRAMES_INDEX
+    except ModuleNotFoundError:  # a build without the camera pipeline
+        FRAMES_INDEX = None
+    counts = [(_lines(out / name), what) for name, what in ((EVENTS_FILE, "events"), (FRAMES_INDEX, "camera frames"))
+              if name and (out / name).is_file()]
+    if not out.is_dir() or not counts:
+        return f"{out} is not an empty directory; choose a new one"
+    held = ", ".join(f"{count} {what}" for count, what in counts)
+    after = next(new for new in (out.with_name(f"{out.name}-{n}") for n in range(2, 10_000)) if not new.exists())
+    said = (f"{out} holds a recording already ({held}), which is kept as it is: to record, give a new folder "
+            f"(e.g. --out {after})")
+    if live:
+        said += (". After a power cut or a crash, the game goes on from the journal, and each recording replays on "
+                 "its own (`companion replay DIR`)")
+    return said
+
+
+def _lines(path: Path) -> int:
+    try:
+        with open(path, "rb") as f:
+            return sum(1 for _ in f)
+    except OSError:
+        return 0
 
 
 def _finish(recorder) -> None:

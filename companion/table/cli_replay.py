@@ -32,6 +32,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--resume", action="store_true", help="continue an interrupted replay in --state-dir")
     parser.add_argument("--json", action="store_true", help="one JSON line per acknowledged event, then the result")
     parser.add_argument("--serve", action="store_true", help="also serve the page while replaying")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on with --serve (default: 127.0.0.1, this computer only; 0.0.0.0: "
+                             "phones on the network too)")
     parser.add_argument("--port", type=port_number, default=8080, help="port of the page with --serve (default 8080)")
     frames = parser.add_argument_group("re-reading the camera frames")
     frames.add_argument("--frames", action="store_true",
@@ -91,7 +94,7 @@ def run(args) -> int:
         after = table.replay_position if args.resume else -1
         with journal.transaction() as tx:
             tx.set_meta("replay_of", recording)
-        server = _serve(table, journal, args.port) if args.serve else None
+        server = _serve(table, journal, args.host, args.port) if args.serve else None
         table.start()
         sent = replay(events, table, fast=args.fast, speed=args.speed, after=after, on_ack=acked)
         view = table.view()
@@ -189,7 +192,7 @@ def _reread(args, events) -> dict:
                   f"{CAMERA_FILE} says it did): its frames are re-read as its camera read them, pip dice and the dice "
                   "zones in every frame, whatever the game", file=sys.stderr)
         camera_events, frames = reread_frames(
-            args.directory, setup, on_cut_short=lambda why: print(f"companion replay: {why}", file=sys.stderr),
+            args.directory, setup, on_damage=lambda why: print(f"companion replay: {why}", file=sys.stderr),
             games=games if setup.follows_game else ())
     except RereadError as exc:
         raise CliError(str(exc)) from None
@@ -208,9 +211,9 @@ def _print_reread(reread: dict) -> None:
         print(f"  {line}")
 
 
-def _serve(table, journal, port: int):
+def _serve(table, journal, host: str, port: int):
     from ..web.app import create_app
-    from ..web.cli_serve import listen
+    from ..web.cli_serve import listen, listening_port, page_addresses
 
     class Replayed:
         pass
@@ -218,7 +221,8 @@ def _serve(table, journal, port: int):
     service = Replayed()
     service.table, service.journal = table, journal
     app = create_app(service, demo=True)
-    server = listen(app, "127.0.0.1", port, threads=8)
-    print(f"watch the replay on http://127.0.0.1:{server.effective_port}/", file=sys.stderr, flush=True)
+    server = listen(app, host, port, threads=8)
+    for name, url in page_addresses(host, listening_port(server), announced=False):
+        print(f"watch the replay on {url}{name}", file=sys.stderr, flush=True)
     threading.Thread(target=server.run, daemon=True).start()
     return server

@@ -80,6 +80,17 @@ class JournalError(RuntimeError):
     pass
 
 
+class JournalRefused(JournalError):
+    """A journal file that is there but not opened, so as not to lose its games: damaged, lost beside its
+    write-ahead log, or a newer companion's. It is left exactly as it was; `found` is what is wrong with it,
+    `fix` what a person can do."""
+
+    def __init__(self, found: str, fix: str):
+        super().__init__(f"{found}: {fix}")
+        self.found = found
+        self.fix = fix
+
+
 # Below this much free space, SQLite's "disk I/O error" or "unable to open database file" means a full disk:
 # it cannot size the -shm file (SQLITE_IOERR_SHMSIZE) or create the -wal file.
 NEARLY_FULL_BYTES = 1 * 2**20
@@ -94,6 +105,11 @@ def write_ahead_log(path: Path) -> Path:
 def _move_away(path: Path, what: str) -> str:
     return (f"move {what} away, with its -wal and -shm files if there (e.g. `mkdir -p {path.parent}/damaged && "
             f"mv {path}* {path.parent}/damaged/`), and the companion starts a new, empty journal")
+
+
+# After a fix, for a companion that was refused its journal: it serves the page that says so until started again.
+START_AGAIN = ("then start the companion again (`sudo systemctl restart companion`, or switch the Pi off and on; "
+               "by hand: stop `companion serve` and run it again)")
 
 
 def damaged_fix(path: Path) -> str:
@@ -142,13 +158,17 @@ def _says_damaged(exc: sqlite3.DatabaseError) -> bool:
     return "not a database" in str(exc) or "malformed" in str(exc)
 
 
+def _damaged(path: Path, problem: str) -> JournalRefused:
+    return JournalRefused(f"the game journal {path} is damaged ({problem})", damaged_fix(path))
+
+
 def _storage_problem(path: Path, exc: sqlite3.DatabaseError) -> str:
     """What a person can do about SQLite's error on the journal at `path`."""
     text = str(exc)
     code = getattr(exc, "sqlite_errorcode", None)
     primary = code & 0xFF if isinstance(code, int) else None
     if _says_damaged(exc):
-        return f"the game journal {path} is damaged ({text}): {damaged_fix(path)}"
+        return str(_damaged(path, text))
     if read_only_filesystem(path.parent):
         return read_only_message(path.parent)
     if "full" in text:
@@ -239,7 +259,7 @@ class Journal:
         lost = None if fresh else _lost_beside_its_log(self.path)
         if lost:
             self._folder_lock.release()
-            raise JournalError(f"{lost}: {_rescue_fix(self.path)}")
+            raise JournalRefused(lost, _rescue_fix(self.path))
         self._db: sqlite3.Connection | None = None
         self.has_played_at = True
         try:
@@ -257,6 +277,8 @@ class Journal:
             self._folder_lock.release()
             if isinstance(exc, JournalError):
                 raise
+            if _says_damaged(exc):
+                raise _damaged(self.path, str(exc)) from None
             raise JournalError(_storage_problem(self.path, exc)) from None
         self._lock = threading.Lock()
 
@@ -272,9 +294,9 @@ class Journal:
         its games."""
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
-            raise JournalError(
+            raise JournalRefused(
                 f"the game journal {self.path} was written by a newer companion (journal version {version}; "
-                f"this one reads up to {SCHEMA_VERSION}): update the companion to play on with its games, or "
+                f"this one reads up to {SCHEMA_VERSION})", "update the companion to play on with its games, or "
                 "give this one another --state-dir")
         return version
 
@@ -296,7 +318,7 @@ class Journal:
         of the history page. A few milliseconds for thousands of steps."""
         problem = damage(self._db)
         if problem:
-            raise JournalError(f"the game journal {self.path} is damaged ({problem}): {damaged_fix(self.path)}")
+            raise _damaged(self.path, problem)
 
     def _check_writable(self) -> None:
         """A journal this user may read but not write (its -wal or -shm left by another user's process, such as a

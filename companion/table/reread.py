@@ -107,7 +107,7 @@ class RecordedTruthReader:
                 raise RereadError(f"{path} line {number} is not a frame's truth like {{\"index\": 0, \"dice\": "
                                   f"[...]}}: {type(exc).__name__}: {exc}") from None
         self._dice: dict[bytes, tuple[DieReading, ...]] = {}
-        for index, frame in enumerate(RecordingSource(directory)):
+        for index, frame in RecordingSource(directory).indexed():
             self._dice[_image_key(frame.image)] = truth.get(index, ())
 
     def read(self, frame_bgr: np.ndarray, tray=None) -> list[DieReading]:
@@ -129,10 +129,11 @@ def make_reader(kind: str, directory: str | Path):
 
 
 def reread_frames(directory: str | Path, setup: CameraSetup, reader=None,
-                  on_cut_short: Callable[[str], None] | None = None,
+                  on_damage: Callable[[str], None] | None = None,
                   games: Sequence[tuple[int, str | None]] = ()) -> tuple[list[Event], int]:
     """The camera events the recording's frames give through the vision pipeline, and the frame count.
-    Frames the index lists but the video lacks are told to `on_cut_short`; none at all is a RereadError.
+    Frames the index lists but the recording cannot give (a video cut short, a frame file damaged or missing)
+    are told to `on_damage`; none at all is a RereadError.
     `games` (`camera_game.games_on_the_table`): the pipeline reads what the live camera read for the game on
     the table at each frame (no pip dice in Banana Matcho, the zones only there)."""
     from ..vision.live import DicePipeline
@@ -163,9 +164,30 @@ def reread_frames(directory: str | Path, setup: CameraSetup, reader=None,
         damage = f"{where} holds {frames} of the {len(source)} frames {FRAMES_INDEX} lists"
         if frames == 0:
             raise RereadError(f"{damage}: it is damaged or empty")
-        if on_cut_short is not None:
-            on_cut_short(f"{damage} (cut short or damaged): the rolls after frame {frames} are not re-read")
+        for why in _not_read(source, frames) if on_damage is not None else ():
+            on_damage(f"{damage}{why}")
     return [e for e in events if isinstance(e, CAMERA_EVENTS)], frames
+
+
+def _not_read(source, frames: int) -> list[str]:
+    """What a re-read of `frames` frames of the recording `source` left out: frame files damaged or missing
+    mid-way (the frames after them are re-read), and its end when the recording was cut short."""
+    cut = len(source)
+    for path in reversed(source.unreadable):
+        if int(path.stem) != cut - 1:
+            break
+        cut -= 1
+    within = [path for path in source.unreadable if int(path.stem) < cut]
+    said = []
+    if within:
+        one = len(within) == 1
+        more = f" and {len(within) - 3} more" if len(within) > 3 else ""
+        names = ", ".join(path.name for path in within[:3]) + more
+        said.append(f": {names} could not be read (damaged or missing) and {'is' if one else 'are'} left out; the "
+                    f"frames after {'it' if one else 'them'} are re-read")
+    if frames + len(within) < len(source):
+        said.append(f" (cut short or damaged): the rolls after frame {frames + len(within)} are not re-read")
+    return said
 
 
 def _following_the_game(frames: Iterable, pipeline, games: Sequence[tuple[int, str | None]]) -> Iterator:

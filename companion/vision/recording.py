@@ -202,11 +202,12 @@ class RecordingSource:
             self.fmt = "png"
         else:
             raise SourceError(f"{self.directory} has {FRAMES_INDEX} but neither {FRAMES_VIDEO} nor {FRAMES_FOLDER}/")
+        self.unreadable: list[Path] = []  # the frame files the last pass could not read, left out
 
     def __len__(self) -> int:
         return len(self.times)
 
-    def _images(self) -> Iterator[np.ndarray]:
+    def _images(self) -> Iterator[np.ndarray | None]:
         if self.fmt == "ffv1":
             capture = cv2.VideoCapture(str(self.directory / FRAMES_VIDEO))
             if not capture.isOpened() and (self.directory / FRAMES_VIDEO).stat().st_size and not ffv1_supported():
@@ -223,18 +224,28 @@ class RecordingSource:
                 capture.release()
         else:
             for index in range(len(self.times)):
-                image = cv2.imread(str(self.directory / FRAMES_FOLDER / f"{index:06d}.png"), cv2.IMREAD_COLOR)
+                path = self.directory / FRAMES_FOLDER / f"{index:06d}.png"
+                image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None  # OpenCV warns of none
                 if image is None:
-                    return
+                    self.unreadable.append(path)
                 yield image
 
-    def __iter__(self) -> Iterator[Frame]:
+    def indexed(self) -> Iterator[tuple[int, Frame]]:
+        """Each frame with its index in the recording. A frame file damaged or missing (one bad block of the card)
+        is left out and noted in `unreadable`, and the frames after it are played; a video ends at its damage."""
         start_clock = None
-        for t, image in zip(self.times, self._images()):
+        self.unreadable = []
+        for index, (t, image) in enumerate(zip(self.times, self._images())):
+            if image is None:
+                continue
             if self.realtime:
                 if start_clock is None:
                     start_clock = self.clock() - (t - self.times[0])
                 wait_ns = (t - self.times[0]) - (self.clock() - start_clock)
                 if wait_ns > 0:
                     self.sleep(wait_ns / 1e9)
-            yield Frame(t, image)
+            yield index, Frame(t, image)
+
+    def __iter__(self) -> Iterator[Frame]:
+        for _, frame in self.indexed():
+            yield frame

@@ -58,6 +58,34 @@ def decorate(view: dict[str, Any]) -> dict[str, Any]:
     return {**view, "game": page_game}
 
 
+def fail(status: int, message: str) -> Response:
+    response = jsonify({"ok": False, "message": message})
+    response.status_code = status
+    return response
+
+
+def protect(app: Flask, allow_outside: bool, names: tuple[str, ...], posts_refused: Refused | None = None) -> None:
+    """Every request checked (the local network, sent to the companion's own name, same origin) and every
+    response given the security headers; `posts_refused`: what every POST gets instead (the demo's)."""
+    @app.before_request
+    def guard():
+        try:
+            check_client(request.remote_addr, allow_outside)
+            check_host(request.host, allow_outside, names)
+            check_same_origin(request.method, request.headers, request.host)
+        except Refused as exc:
+            return fail(exc.status, exc.message)
+        if request.method == "POST" and posts_refused is not None:
+            return fail(posts_refused.status, posts_refused.message)
+        return None
+
+    @app.after_request
+    def secure_headers(response: Response) -> Response:
+        for header, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(header, value)
+        return response
+
+
 def create_app(service, *, allow_outside: bool = False, names: tuple[str, ...] = (), max_streams: int = 16,
                demo: bool = False, keepalive: float = KEEPALIVE_SECONDS,
                stream_lifetime: float = LIFETIME_SECONDS) -> Flask:
@@ -70,28 +98,8 @@ def create_app(service, *, allow_outside: bool = False, names: tuple[str, ...] =
     stop_listening = table.listen(broadcaster.publish)
     app.extensions["companion"] = {"broadcaster": broadcaster, "stop": stop_listening}
 
-    def fail(status: int, message: str) -> Response:
-        response = jsonify({"ok": False, "message": message})
-        response.status_code = status
-        return response
-
-    @app.before_request
-    def guard():
-        try:
-            check_client(request.remote_addr, allow_outside)
-            check_host(request.host, allow_outside, names)
-            check_same_origin(request.method, request.headers, request.host)
-            if request.method == "POST" and demo:
-                raise Refused(403, "this is the demo: it plays itself. Run `companion serve` to play a game.")
-        except Refused as exc:
-            return fail(exc.status, exc.message)
-        return None
-
-    @app.after_request
-    def secure_headers(response: Response) -> Response:
-        for header, value in SECURITY_HEADERS.items():
-            response.headers.setdefault(header, value)
-        return response
+    protect(app, allow_outside, names, Refused(403, "this is the demo: it plays itself. Run `companion serve` to "
+                                               "play a game.") if demo else None)
 
     @app.errorhandler(404)
     def not_found(_exc):

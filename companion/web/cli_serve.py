@@ -42,9 +42,11 @@ def load(args):
     return settings
 
 
-def build(args, tap=None, record_dir=None):
-    """The settings, the service and the app for these arguments (also used by the tests and the bench)."""
-    from ..table.journal import JournalError
+def build(args, tap=None, record_dir=None, refused_page: bool = False):
+    """The settings, the service and the app for these arguments (also used by the tests and the bench).
+    `refused_page`: a journal refused at start (JournalRefused) gives no service (None) and the app of the page
+    that says so (web/refused.py), instead of a CliError."""
+    from ..table.journal import JournalError, JournalRefused
     from ..table.service import Service
     from .app import create_app
     from .security import extra_names
@@ -52,14 +54,22 @@ def build(args, tap=None, record_dir=None):
     settings = load(args)
     if not (args.demo_speed > 0 and math.isfinite(args.demo_speed)):  # build() is also called without argparse
         raise CliError(f"--demo-speed must be a finite number above 0, got {args.demo_speed}")
+    names = extra_names(settings["security"]["names"])
     heartbeat, watchdog = _watchdog()
     try:
         service = Service(settings, demo=args.demo, on_loop=heartbeat.beat if heartbeat else None,
                           demo_speed=args.demo_speed, tap=tap, record_dir=record_dir)
+    except JournalRefused as exc:
+        if not refused_page:
+            raise CliError(f"{exc}{_by_hand(settings.state_dir)}") from None
+        from .refused import create_refused_app
+
+        app = create_refused_app(exc, allow_outside=settings["security"]["allow_outside"], names=names)
+        app.extensions["companion_refused"] = exc
+        return settings, None, app, None
     except JournalError as exc:
         raise CliError(f"{exc}{_by_hand(settings.state_dir)}") from None
-    app = create_app(service, allow_outside=settings["security"]["allow_outside"],
-                     names=extra_names(settings["security"]["names"]),
+    app = create_app(service, allow_outside=settings["security"]["allow_outside"], names=names,
                      max_streams=settings["service"]["max_streams"], demo=args.demo)
     app.extensions["companion_join_codes"] = None
     if settings["security"]["join_code"] and not args.demo:
@@ -154,7 +164,10 @@ def _what_to_do(exc: OSError, port: int) -> str:
 
 
 def run(args, tap=None, record_dir=None) -> int:
-    settings, service, app, watchdog = build(args, tap, record_dir)
+    # A recording refused at start says so where its person is, at the terminal, and ends.
+    settings, service, app, watchdog = build(args, tap, record_dir, refused_page=record_dir is None)
+    if service is None:
+        return _serve_refusal(settings, app)
     host, port = settings["service"]["host"], settings["service"]["port"]
     threads = settings.worker_threads  # load_settings keeps max_streams below it
     try:
@@ -173,7 +186,7 @@ def run(args, tap=None, record_dir=None) -> int:
         raise CliError(str(exc)) from None
     port = listening_port(server)
     announcer = None if args.demo else _announce(settings, port)
-    urls = _addresses(settings, port, announced=announcer is not None)
+    urls = page_addresses(settings["service"]["host"], port, announced=announcer is not None)
     app.config["PAGE_URLS"] = [url for _, url in urls if "127.0.0.1" not in url]
     for name, url in urls:
         print(f"The companion{' demo' if args.demo else ''} is on {url}{name}", flush=True)
@@ -184,18 +197,10 @@ def run(args, tap=None, record_dir=None) -> int:
     if watchdog is not None:
         watchdog.notifier.ready("serving the page")
         watchdog.start()
-    def shutdown(*_):
-        """The open pages' streams end first: waitress's loop runs while any connection is open, and closing
-        only the listening socket left it serving a page for ever (a stop that waited for systemd's SIGKILL)."""
-        app.extensions["companion"]["broadcaster"].stop()
-        raise SystemExit  # waitress ends its loop and its worker threads on it
-
-    signal.signal(signal.SIGTERM, shutdown)
-    signal.signal(signal.SIGINT, shutdown)
     try:
-        server.run()
-    except (SystemExit, KeyboardInterrupt, OSError):
-        pass
+        # The open pages' streams end first: waitress's loop runs while any connection is open, and closing
+        # only the listening socket left it serving a page for ever (a stop that waited for systemd's SIGKILL).
+        _serve_until_stopped(server, app.extensions["companion"]["broadcaster"].stop)
     finally:
         app.extensions["companion"]["broadcaster"].stop()
         if announcer is not None:
@@ -204,6 +209,68 @@ def run(args, tap=None, record_dir=None) -> int:
             watchdog.notifier.stopping()
         service.stop()
     return 0
+
+
+def _serve_until_stopped(server, first=lambda: None) -> None:
+    """`server` runs until SIGTERM (systemd's stop) or SIGINT (Ctrl-C), which call `first`."""
+    def shutdown(*_):
+        first()
+        raise SystemExit  # waitress ends its loop and its worker threads on it
+
+    signal.signal(signal.SIGTERM, shutdown)
+    signal.signal(signal.SIGINT, shutdown)
+    try:
+        server.run()
+    except (SystemExit, KeyboardInterrupt, OSError):
+        pass
+
+
+def _serve_refusal(settings, app) -> int:
+    """The page that says the journal was refused, served until the companion is stopped, as the service would
+    otherwise end and start again every few seconds with no page at all. systemd hears it is ready (its status
+    says why no game can be played) and its watchdog is pinged while that page answers."""
+    from ..sdnotify import Notifier, Watchdog
+    from .refused import STATUS
+
+    refusal = app.extensions["companion_refused"]
+    host = settings["service"]["host"]
+    server = listen(app, host, settings["service"]["port"], threads=4)
+    port = listening_port(server)
+    announcer = _announce(settings, port)
+    for name, url in page_addresses(host, port, announced=announcer is not None):
+        print(f"The companion is on {url}{name}", flush=True)
+    print(f"game journal: {refusal}{_by_hand(settings.state_dir)}", flush=True)
+    print("game journal: the page says so on every phone, and no game can be played until it is put right",
+          flush=True)
+    notifier = Notifier()
+    watchdog = Watchdog(notifier, lambda: page_answers(host, port), stalled="the page does not answer: watchdog "
+                        "pings withheld")
+    notifier.ready(STATUS)
+    watchdog.start()
+    try:
+        _serve_until_stopped(server)
+    finally:
+        watchdog.stop()
+        if announcer is not None:
+            announcer.close()
+        notifier.stopping()
+    return 0
+
+
+def page_answers(host: str, port: int, timeout: float = 10.0) -> bool:
+    """Whether the page served on `host`:`port` answers a request (any answer: its loop runs)."""
+    import http.client
+
+    own = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    connection = http.client.HTTPConnection(own, port, timeout=timeout)
+    try:
+        connection.request("GET", "/api/health")
+        connection.getresponse().read()
+        return True
+    except (OSError, http.client.HTTPException):
+        return False
+    finally:
+        connection.close()
 
 
 def join_code_lines(codes) -> list[str]:
@@ -224,8 +291,9 @@ def listening_port(server) -> int:
     return int(server.effective_port)
 
 
-def _addresses(settings, port: int, announced: bool) -> list[tuple[str, str]]:
-    host = settings["service"]["host"]
+def page_addresses(host: str, port: int, announced: bool) -> list[tuple[str, str]]:
+    """(what it is for, the page's address) of a page served on `host`:`port`: on every network (0.0.0.0), this
+    computer's own and each network's address."""
     if host not in ("0.0.0.0", "::", ""):
         return [("", f"http://{host}:{port}/")]
     from ..announce import lan_addresses, page_urls

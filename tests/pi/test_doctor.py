@@ -313,6 +313,9 @@ def test_a_sound_journal_is_checked_and_a_damaged_one_named_with_what_to_do(tmp_
     damaged = by_name(run_checks(fake_machine(tmp_path), settings_file(tmp_path)))["journal"]
     assert damaged.status == FAIL and damaged.message.startswith(f"the game journal {path} is damaged (")
     assert damaged.fix.startswith("move it away") and "new, empty journal" in damaged.fix
+    assert damaged.fix.endswith("; then start the companion again (`sudo systemctl restart companion`, or switch the Pi "
+                                "off and on; by hand: stop `companion serve` and run it again)"), \
+        "the service serves the page that says the journal is damaged until it is started again"
     assert sorted(p.name for p in path.parent.iterdir()) == before, "the doctor changes nothing"
 
 
@@ -353,4 +356,6 @@ def test_a_journal_the_card_emptied_beside_its_write_ahead_log_is_named_and_the_
     assert lost.status == FAIL, lost
     assert lost.message.startswith(f"the game journal {path} is empty, but its write-ahead log {log.name} holds ")
     assert lost.fix.startswith("keep a copy of the folder") and "new, empty journal" in lost.fix
+    assert lost.fix.endswith("sudo systemctl restart companion`, or switch the Pi off and on; by hand: stop `companion "
+                             "serve` and run it again)")
     assert log.read_bytes() == steps, "the doctor changes nothing"

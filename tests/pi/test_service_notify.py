@@ -64,6 +64,37 @@ def test_a_real_service_says_ready_then_pings_and_degrades_without_camera_or_gpi
     assert "STOPPING=1" in "".join(received(sock, 10, until="STOPPING=1"))
 
 
+def test_a_service_whose_journal_is_refused_is_ready_with_why_and_pinged_while_its_page_answers(notify_socket,
+                                                                                                 tmp_path):
+    """Not ended and started again every 3 s (every phone: "cannot connect"): ready, serving the page that says
+    what was found, its status saying it in `systemctl status companion`."""
+    from companion.web.cli_serve import page_answers
+
+    path, sock = notify_socket
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "journal.sqlite3").write_bytes(b"not a journal: a page of something else " * 200)
+    env = {**os.environ, "NOTIFY_SOCKET": path, "WATCHDOG_USEC": "1000000", "COMPANION_SERVICE_STATE_DIR": str(state),
+           "COMPANION_SERVICE_HOST": "127.0.0.1", "COMPANION_SERVICE_MDNS": "off",
+           "COMPANION_SENSORS_BACKEND": "none", "COMPANION_SETTINGS": str(NO_SETTINGS)}
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        lines = said_until(proc, "no game can be played", 60)
+        assert any("is damaged (file is not a database)" in line for line in lines), lines
+        ready = received(sock, 60, until="READY=1")
+        assert any(m.startswith("READY=1") and "STATUS=the game journal could not be opened" in m for m in ready), \
+            ready
+        assert sum("WATCHDOG=1" in m for m in received(sock, 2.5)) >= 2
+        port = int(next(line for line in lines if " is on " in line).split(":")[2].split("/")[0])
+        assert page_answers("127.0.0.1", port)
+    finally:
+        proc.terminate()
+        assert proc.wait(timeout=20) == 0
+    assert "STOPPING=1" in "".join(received(sock, 1.0))
+    assert not page_answers("127.0.0.1", port), "no pings for a page that does not answer"
+
+
 def test_a_stalled_loop_stops_the_pings(notify_socket, tmp_path, monkeypatch):
     from companion.web import cli_serve
 

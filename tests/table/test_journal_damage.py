@@ -2,7 +2,6 @@
 is wrong and what to do, and never shows a traceback (the service would restart on it for ever)."""
 from __future__ import annotations
 
-import argparse
 import errno
 import os
 import shutil
@@ -11,14 +10,12 @@ import types
 
 import pytest
 
-from companion.cli import CliError
 from companion.events import PlayerAction
 from companion.table import state_lock
 from companion.table.journal import Journal, JournalError
 from companion.table.owner import Table
 from companion.table.sessions import playout
 from companion.table.state_lock import companion_holding
-from companion.web import cli_serve
 
 PAGE = 4096
 START = {"do": "start", "game": "fake-race", "players": [{"name": "Ada"}, {"name": "Ben"}]}
@@ -46,12 +43,6 @@ def zero_page(path, where: str) -> None:
         f.write(b"\0" * PAGE)
 
 
-def serve_args(state):
-    parser = argparse.ArgumentParser()
-    cli_serve.add_arguments(parser)
-    return parser.parse_args(["--host", "127.0.0.1", "--port", "0", "--state-dir", str(state), "--settings", ""])
-
-
 @pytest.mark.parametrize("where", ["last", "middle"])
 def test_a_zeroed_page_is_named_with_what_to_do_and_the_file_is_left_for_rescue(tmp_path, where):
     state = tmp_path / "state"
@@ -68,15 +59,20 @@ def test_a_zeroed_page_is_named_with_what_to_do_and_the_file_is_left_for_rescue(
     assert companion_holding(state) is None, "the folder is let go"
 
 
-def test_serve_stops_on_a_damaged_journal_with_the_message_not_a_traceback(tmp_path, monkeypatch):
+def test_a_recording_stops_on_a_damaged_journal_with_the_message_not_a_traceback(tmp_path, monkeypatch, run_cli):
+    """`companion record` is run by hand: it says so at the terminal and ends, leaving no session behind
+    (`companion serve` stays up instead, with a page that says it: tests/web/test_journal_refused_page.py)."""
     monkeypatch.setenv("COMPANION_SERVICE_MDNS", "off")
     monkeypatch.setenv("COMPANION_SENSORS_BACKEND", "none")
-    state = tmp_path / "state"
+    monkeypatch.setenv("COMPANION_CAMERA_SOURCE", str(tmp_path / "no-camera-here"))
+    state, out = tmp_path / "state", tmp_path / "session"
     play_a_game(state)
     zero_page(state / Journal.FILE_NAME, "last")
-    with pytest.raises(CliError, match=rf"the game journal {state / Journal.FILE_NAME} is damaged .*move it away"):
-        cli_serve.build(serve_args(state))
-    assert companion_holding(state) is None
+    code, _, err = run_cli("record", "--out", str(out), "--host", "127.0.0.1", "--port", "0", "--state-dir",
+                           str(state))
+    assert code == 2 and err.startswith(f"companion record: the game journal {state / Journal.FILE_NAME} is damaged ")
+    assert "move it away" in err and "Traceback" not in err
+    assert not out.exists() and companion_holding(state) is None
 
 
 @pytest.mark.parametrize("lost", ["emptied", "gone"])

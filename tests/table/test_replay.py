@@ -122,7 +122,9 @@ def test_record_cli_writes_a_synthetic_session(tmp_path, run_cli):
     assert code == 0, err
     assert read_events(tmp_path / "new") == playout("banana-matcho", 2)[0]
     code, _, err = run_cli("record", "--out", str(tmp_path / "new"), "--synthetic", "banana-matcho")
-    assert code == 2 and "not an empty directory" in err
+    count = len(playout("banana-matcho", 2)[0])
+    assert code == 2 and err.endswith(f"{tmp_path / 'new'} holds a recording already ({count} events), which is kept "
+                                      f"as it is: to record, give a new folder (e.g. --out {tmp_path / 'new-2'})\n")
     code, _, err = run_cli("record", "--out", str(tmp_path / "many"), "--synthetic", "matterhorn", "--players", "9")
     assert code == 2 and "Matterhorn takes 2–4 players, got 9" in err
     (tmp_path / "a-file").write_text("")
@@ -319,3 +321,33 @@ def test_a_recording_of_a_game_set_aside_and_picked_up_replays_its_open_question
     view, rejected = replay_into(tmp_path, "replayed", read_events(tmp_path / "rec"))
     assert rejected == []
     assert view["question"] == live["question"] and view["game"]["history"] == live["game"]["history"]
+
+
+def test_replay_serve_listens_on_the_host_given_as_serve_does(tmp_path, run_cli):
+    """`--host 0.0.0.0` shows a replay on a phone at the table; the page was on 127.0.0.1 only."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    from tests.conftest import NO_SETTINGS
+
+    code, out, _ = run_cli("replay", "--help")
+    assert code == 0 and "--host HOST" in " ".join(out.split()) and "address to listen on" in out
+    write_events(tmp_path / "s", playout("magic-mountain", 1)[0])
+    command = [sys.executable, "-m", "companion", "replay", str(tmp_path / "s"), "--serve", "--host", "127.0.0.2",
+               "--port", "0"]
+    replaying = subprocess.Popen(command, env={**os.environ, "COMPANION_SETTINGS": str(NO_SETTINGS)},
+                                 stderr=subprocess.PIPE, text=True)
+    try:
+        said = replaying.stderr.readline()
+        assert said.startswith("watch the replay on http://127.0.0.2:"), said + replaying.stderr.read()
+        url = said.split()[-1]
+        with urllib.request.urlopen(url + "api/games", timeout=10) as reply:
+            assert reply.status == 200
+        with pytest.raises(OSError):  # only the address given
+            urllib.request.urlopen(url.replace("127.0.0.2", "127.0.0.1") + "api/games", timeout=10)
+    finally:
+        replaying.send_signal(signal.SIGINT)
+        replaying.wait(20)

@@ -157,6 +157,25 @@ def test_frames_missing_from_the_recording_are_told_apart_from_misreadings(run_c
     assert code == 2 and f"holds 0 of the {4 * ROLLS} frames frames.jsonl lists: it is damaged or empty" in err
 
 
+@pytest.mark.parametrize("harm", ["damaged", "missing"])
+def test_a_frame_damaged_mid_way_is_named_and_the_frames_after_it_are_re_read(run_cli, session, tmp_path, harm):
+    """One PNG of a recording's frames that the card damaged (or lost): the re-read ended there, and every roll
+    after it looked misread. It is named, left out, and the rest is re-read."""
+    directory, _ = session
+    copy = copy_session(directory, tmp_path / "copy")
+    bad = copy / "frames" / "000005.png"  # the dice of the second roll, tumbling
+    if harm == "damaged":
+        bad.write_bytes(bad.read_bytes()[:100])
+    else:
+        bad.unlink()
+    code, out, err = run_cli("replay", str(copy), "--fast", "--frames", "--reader", "truth")
+    assert err == (f"companion replay: {copy / 'frames'} holds {4 * ROLLS - 1} of the {4 * ROLLS} frames frames.jsonl "
+                   "lists: 000005.png could not be read (damaged or missing) and is left out; the frames after it are "
+                   "re-read\n")
+    said = f"re-read {4 * ROLLS - 1} frames with the truth reader: {ROLLS} rolls; the same camera events as recorded"
+    assert code == 0 and said in out, out
+
+
 @pytest.mark.parametrize("file, text, problem", [
     (TRUTH_FILE, '{"index": 0, "dice": []}\n{"index": 1}\n', "truth.jsonl line 2 is not a frame's truth"),
     (TRUTH_FILE, "garbage\n", "truth.jsonl line 1 is not a frame's truth"),

@@ -229,6 +229,8 @@
       $("link").className = "link off";
       toast(JSON.parse(e.data).message);
     });
+    // the companion started again without its game journal: the page it serves now says why, and what to do
+    source.addEventListener("unavailable", () => { source.close(); location.reload(); });
     source.onerror = () => {
       setText($("link"), "reconnecting…");
       $("link").className = "link off";
