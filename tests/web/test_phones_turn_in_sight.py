@@ -125,20 +125,28 @@ def test_a_child_reading_the_scores_stays_there_when_another_phone_plays(browser
         page.close()
 
 
-def test_a_refused_tap_does_not_make_the_next_step_of_another_phone_this_ones_to_follow(browser, served, service):
-    """A tap the table refused (here: the move was refused) left the page waiting to follow 'its' next step: the
+TAP_NOT_PLAYED = {
+    "refused": lambda route: route.fulfill(status=400, content_type="application/json",
+                                           body='{"ok": false, "message": "not now"}'),
+    "lost-on-the-network": lambda route: route.abort(),
+}
+
+
+@pytest.mark.parametrize("answer", TAP_NOT_PLAYED)
+def test_a_tap_not_played_does_not_make_the_next_step_of_another_phone_this_ones_to_follow(browser, served, service,
+                                                                                          answer):
+    """A tap the table refused, or one lost on the network, left the page waiting to follow 'its' next step: the
     child scrolled on to the scores, another phone played, and the page pulled the child back up."""
     base, _ = served()
     page, errors = open_page(browser, base, SCREENS["small-phone"], text=DOUBLE_TEXT)
     try:
         start_game(page, "mountain-goats")
         step(page)
-        page.route("**/api/command", lambda route: route.fulfill(
-            status=400, content_type="application/json", body='{"ok": false, "message": "not now"}'))
+        page.route("**/api/command", TAP_NOT_PLAYED[answer])
         page.locator("#moves button.move").first.click()
         page.wait_for_selector("#toast:not([hidden])")
         page.unroute("**/api/command")
-        page.locator("#history-box summary").click()
+        page.evaluate("document.getElementById('history-box').open = true")  # the toast may lie over its summary
         page.evaluate("window.scrollTo(0, scrollY + document.getElementById('scores').getBoundingClientRect().top - 60)")
         assert page.evaluate(STEP_ABOVE), "the child scrolled away from the step"
         where = page.evaluate(SCORES_TOP)

@@ -104,7 +104,9 @@
     if (seen !== undefined && sending.has(seen) && mark - sending.get(seen) < DOUBLE_TAP_MS) return null;
     if (seen !== undefined) sending.set(seen, mark);
     try {
-      return await post(command, seen);
+      const played = await post(command, seen);
+      if (!played && tappedOn === seen) tappedOn = undefined;  // refused, lost or not joined: no step of this phone's
+      return played;
     } finally {
       if (sending.get(seen) === mark) sending.delete(seen);
     }
@@ -125,7 +127,6 @@
           if (joined === "refused") return null;
         }
         if (body.state) render(body.state);  // refused as stale: show the game as it is now
-        tappedOn = undefined;  // a tap refused brings no step of this phone's to follow
         toast(said(body.message || body.error || "That did not work."));
         return null;
       }
