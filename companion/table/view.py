@@ -127,7 +127,7 @@ def _turn_words(current: int, players: list[dict[str, Any]], request, teams: lis
     if current == TERMINAL:
         return "The game is over"
     if current == CHANCE:
-        names = [_name_and_team(p, players, teams) for p in _turn_players(current, request)]
+        names = [_seat_name(p, players) for p in _turn_players(current, request)]  # a team: the scores' ▶ says it
         who = join_words(names) if names else ""
         kind, count = (request.kind, request.count) if request is not None else ("", 0)
         wanted = {"dice": "roll the die" if count == 1 else "roll the dice", "duel-dice": "roll the dice",
@@ -153,11 +153,8 @@ def _team_name(seat: int, teams: list[dict[str, Any]] | None) -> str | None:
     return next((t["name"] for t in teams or () if seat in t["players"]), None)
 
 
-def _name_and_team(seat: int, players: list[dict[str, Any]], teams: list[dict[str, Any]] | None) -> str:
-    """"Ada", or in a team game "Ada (Team Student)" (a team that plays as one player: its name once)."""
-    name = players[seat]["name"] if 0 <= seat < len(players) else f"Player {seat + 1}"
-    team = _team_name(seat, teams) or name
-    return name if team == name else f"{name} ({team})"
+def _seat_name(seat: int, players: list[dict[str, Any]]) -> str:
+    return players[seat]["name"] if 0 <= seat < len(players) else f"Player {seat + 1}"
 
 
 def _odds(name: str, state) -> Any:

@@ -59,7 +59,7 @@ def test_whose_turn_stays_in_sight_after_each_tap(browser, served, game, screen,
 
 def test_a_long_team_turn_keeps_to_two_lines_at_the_top_of_a_small_phone(browser, served):
     """"Christopher's turn (Team Student)" at 200 % text took three lines at the top of a 320 px screen, a quarter
-    of it, over the scores the child scrolled down to."""
+    of it, over the scores the child scrolled down to; so did "Maximiliana (Team Witch): draw a ball from the bag"."""
     from .test_magic_mountain_teams import fill_players
 
     base, _ = served()
@@ -68,12 +68,16 @@ def test_a_long_team_turn_keeps_to_two_lines_at_the_top_of_a_small_phone(browser
         fill_players(page, ["Christopher", "Maximiliana", "Cleo", "Dan"])
         page.click("#start-game")
         page.wait_for_selector("#live:not([hidden])")
-        step(page)
-        page.locator("#scores").scroll_into_view_if_needed()
-        page.wait_for_selector("#turn-bar:not([hidden])")
-        seen = page.evaluate(TURN_IN_SIGHT)
-        assert seen["shown"] == seen["turn"] == "Christopher's turn (Team Student)"
-        assert seen["lines"] <= 2, f"the turn's line takes {seen['lines']} lines"
+        lines = {}
+        for _ in range(8):
+            step(page)
+            page.locator("#scores").scroll_into_view_if_needed()
+            page.wait_for_selector("#turn-bar:not([hidden])")
+            seen = page.evaluate(TURN_IN_SIGHT)
+            assert seen["shown"] == seen["turn"]
+            lines[seen["turn"]] = seen["lines"]
+        assert "Christopher's turn (Team Student)" in lines and any("draw a ball" in t for t in lines), lines
+        assert all(n <= 2 for n in lines.values()), f"lines the turn's line takes: {lines}"
         assert page.evaluate("document.scrollingElement.scrollWidth") <= SCREENS["small-phone"]["width"]
         assert errors == []
     finally:
