@@ -451,7 +451,7 @@ def test_chance_action_turns_readings_into_a_roll_and_names_bad_readings():
         state.chance_action([5, 5, 6, 1, 7])
     with pytest.raises(IllegalAction, match="expected 5 dice, got 3"):
         state.chance_action([5, 5, 6])
-    with pytest.raises(IllegalAction, match="waiting for a roll of 5 dice"):
+    with pytest.raises(IllegalAction, match="cannot be played now. .*roll"):
         state.apply(RollAgain())
     with pytest.raises(IllegalAction, match="expected 5 dice"):
         state.apply(Roll((1, 2)))

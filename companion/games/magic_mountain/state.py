@@ -294,7 +294,7 @@ class MagicMountainState(State):
     def _check_chance(self, action: Action) -> None:
         if self.phase == "draw":
             if not isinstance(action, DrawBall):
-                raise IllegalAction("waiting for the ball drawn from the bag")
+                raise self.not_legal_now(action)
             if not isinstance(action.colour, str):
                 raise IllegalAction(f"a ball colour is a text, got {action.colour!r}")
             if action.colour not in self.bag():

@@ -249,11 +249,11 @@ class MatterhornState(State):
     def _check_chance(self, action: Action) -> None:
         if self.phase == "setup_roll":
             if not isinstance(action, SetupRoll):
-                raise IllegalAction(f"waiting for one die to decide who places first, got {action.kind!r}")
+                raise self.not_legal_now(action)
             _check_die(action.value)
         else:
             if not isinstance(action, Roll):
-                raise IllegalAction(f"waiting for a roll of {self.dice_in_play} dice, got {action.kind!r}")
+                raise self.not_legal_now(action)
             if not isinstance(action.dice, tuple) or len(action.dice) != self.dice_in_play:
                 raise IllegalAction(f"expected {self.dice_in_play} dice, got {action.dice!r}")
             for value in action.dice:

@@ -155,7 +155,7 @@ class MountainGoatsState(State):
 
     def _check_chance(self, action: Action) -> None:
         if not isinstance(action, Roll):
-            raise IllegalAction(f"Mountain Goats waits for the dice, not {action.kind!r}")
+            raise self.not_legal_now(action)
         check_roll(action.dice)
 
     def prompt(self) -> str:
