@@ -49,7 +49,8 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "models"))
 
 from build_pips_dev_crops import load_dev_crops  # noqa: E402
-from pips_transfer_experiment import STAGES, Lite0, centred, load_backbone, scores, shipped_logits  # noqa: E402
+from pips_transfer_experiment import STAGES, Lite0, centred, load_backbone, one_thread_cost, scores, \
+    shipped_logits  # noqa: E402
 from train_pips_classifier import CLASSES, at_scale, augment, evaluate, fit_temperature, load_data, normalise, \
     to_tensors  # noqa: E402
 from companion.vision.evaluate import kept_out_of_training  # noqa: E402
@@ -175,26 +176,17 @@ def score(args) -> int:
     return 0
 
 
-def cost(args, rounds: int = 50) -> int:
+def cost(args) -> int:
     """Export the checkpoint to ONNX (opset 13, any batch) and time ONNX Runtime, one thread."""
     net, saved = load(args.cost)
     px = saved["input_px"]
     out = args.cost.with_suffix(".onnx")
     torch.onnx.export(net, torch.zeros(1, 3, px, px), str(out), input_names=["crops"], output_names=["logits"],
                       opset_version=13, dynamo=False, dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}})
-    options = ort.SessionOptions()
-    options.intra_op_num_threads, options.inter_op_num_threads = 1, 1
-    session = ort.InferenceSession(str(out), options, providers=["CPUExecutionProvider"])
     for crops in (1, 4, 17):
-        feed = {"crops": np.random.default_rng(0).normal(size=(crops, 3, px, px)).astype(np.float32)}
-        session.run(None, feed)
-        times = []
-        for _ in range(rounds):
-            begin = time.perf_counter()
-            session.run(None, feed)
-            times.append((time.perf_counter() - begin) * 1000)
-        print(f"{out} ({out.stat().st_size} bytes), {crops} crops: median {np.median(times):.2f} ms, "
-              f"fastest {min(times):.2f} ms", flush=True)
+        median, fastest = one_thread_cost(out, (crops, 3, px, px))
+        print(f"{out} ({out.stat().st_size} bytes), {crops} crops: median {median:.2f} ms, fastest {fastest:.2f} ms",
+              flush=True)
     return 0
 
 
