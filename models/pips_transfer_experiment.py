@@ -181,10 +181,15 @@ def onnx_cost(net: Lite0, tap: str, size: int, crops: int, rounds: int = 50) -> 
     x = torch.zeros(crops, 3, size, size)
     torch.onnx.export(UpTo(net, tap), (x,), str(path), input_names=["x"], output_names=["f"], opset_version=13,
                       dynamo=False)
+    return one_thread_cost(path, x.shape, rounds)
+
+
+def one_thread_cost(path: Path, shape: tuple[int, ...], rounds: int = 50) -> tuple[float, float]:
+    """(median, fastest) ms of one ONNX Runtime call (one thread) of the network at `path` on random input."""
     options = ort.SessionOptions()
     options.intra_op_num_threads, options.inter_op_num_threads = 1, 1
     session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-    feed = {"x": np.random.default_rng(0).normal(size=x.shape).astype(np.float32)}
+    feed = {session.get_inputs()[0].name: np.random.default_rng(0).normal(size=shape).astype(np.float32)}
     session.run(None, feed)
     times = []
     for _ in range(rounds):
