@@ -28,7 +28,12 @@ wheel; the two runs side by side, one thread each, on the shared 2-core machine)
 (Blocks 0-10 at 64 px took 1.1 s a step of 128 crops on one idle thread, so the schedule was set by
 time: both runs stop after 64 minutes, annealed, however far they got; see the card for their steps.)
 `--cost CHECKPOINT` exports a checkpoint to ONNX (opset 13, as the shipped networks) and times ONNX
-Runtime on one thread.
+Runtime on one thread. `--agree CHECKPOINT` compares where the checkpoint and the shipped networks fail on
+the same kept-out patches: 2x2 tables of dice right/wrong, averaged calibrated probabilities (each shipped
+network at the temperature in its file, the checkpoint at one fitted on the kept-out patches), and the
+reader's way: the quick panel (`PANEL_BELOW`) reads every patch and the values it is unsure of
+(`CLOSE_LOOK_BELOW`) are read again by the close look, the checkpoint or their average. Answers are the
+argmax, as in `--score`; the red look and the `NOT_A_FACE_FROM` rule are left out.
 """
 from __future__ import annotations
 
@@ -54,6 +59,8 @@ from pips_transfer_experiment import STAGES, Lite0, centred, load_backbone, one_
 from train_pips_classifier import CLASSES, at_scale, augment, evaluate, fit_temperature, load_data, normalise, \
     to_tensors  # noqa: E402
 from companion.vision.evaluate import kept_out_of_training  # noqa: E402
+from companion.vision.pips.classifier import CLOSE_LOOK_BELOW, CLOSE_LOOK_PATH, NOT_A_FACE, PANEL_BELOW, \
+    PipClassifier, answers  # noqa: E402
 
 DEV_CROPS = REPO / "models" / "data" / "pips-dev-crops.npz"
 STORED_PX = 48  # load_data at this input size leaves the stored 72 px patches as they are
@@ -157,6 +164,12 @@ def load(path: Path) -> tuple[Finetuned, dict]:
     return net.eval(), saved
 
 
+def close_look_logits(patches: np.ndarray) -> np.ndarray:
+    close_look = ort.InferenceSession(str(REPO / "models" / "pips-close-look.onnx"), providers=["CPUExecutionProvider"])
+    x = normalise(centred(patches, CLOSE_LOOK_PX)).numpy()
+    return close_look.run(None, {close_look.get_inputs()[0].name: x})[0]
+
+
 def score(args) -> int:
     _, _, val_real = load_data([], args.dev_crops, STORED_PX)
     sets = kept_out_sets(args.dev_crops)
@@ -164,15 +177,75 @@ def score(args) -> int:
     for name in ("pips-classifier.onnx", "pips-classifier-2.onnx"):
         predicted = shipped_logits(REPO / "models" / name, val_real[0]).argmax(1)
         print(f"shipped {name}: {summary(predicted, values, sets)}", flush=True)
-    close_look = ort.InferenceSession(str(REPO / "models" / "pips-close-look.onnx"), providers=["CPUExecutionProvider"])
-    x = normalise(centred(val_real[0], CLOSE_LOOK_PX)).numpy()
-    predicted = close_look.run(None, {close_look.get_inputs()[0].name: x})[0].argmax(1)
+    predicted = close_look_logits(val_real[0]).argmax(1)
     print(f"shipped pips-close-look.onnx (for reference): {summary(predicted, values, sets)}", flush=True)
     for path in args.score:
         net, saved = load(path)
         logits, v = kept_out_logits(net, val_real, saved["input_px"])
         print(f"{path} (step {saved['step']}, {'random' if saved['random'] else 'pretrained'} start, temperature "
               f"{fit_temperature(logits, v):.2f}): {summary(logits.argmax(1).numpy(), values, sets)}", flush=True)
+    return 0
+
+
+def calibrated(logits: np.ndarray, temperature: float) -> np.ndarray:
+    z = logits / temperature
+    p = np.exp(z - z.max(axis=1, keepdims=True))
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def shipped_probabilities(name: str, patches: np.ndarray) -> np.ndarray:
+    path = REPO / "models" / name
+    return calibrated(shipped_logits(path, patches), PipClassifier(path).temperature)
+
+
+def agreement(name_a: str, right_a: np.ndarray, name_b: str, right_b: np.ndarray, dice: np.ndarray) -> str:
+    """Counts of dice each way: both right, only a, only b, both wrong."""
+    a, b = right_a[dice], right_b[dice]
+    return (f"{name_a} x {name_b} on {dice.sum()} dice: both right {(a & b).sum()}, only {name_a} {(a & ~b).sum()}, "
+            f"only {name_b} {(~a & b).sum()}, both wrong {(~a & ~b).sum()}")
+
+
+def agree(args) -> int:
+    """Where the fine-tuned checkpoint and the shipped networks fail, on the kept-out dice: 2x2 tables,
+    averaged probabilities, and the reader's way (the close look re-reads what the quick panel is unsure of)."""
+    _, _, val_real = load_data([], args.dev_crops, STORED_PX)
+    sets, values = kept_out_sets(args.dev_crops), val_real[1]
+    net, saved = load(args.agree)
+    logits, v = kept_out_logits(net, val_real, saved["input_px"])
+    temperature = fit_temperature(logits, v)
+    quick = shipped_probabilities("pips-classifier.onnx", val_real[0])
+    panel = quick.copy()
+    faces = np.array([value != NOT_A_FACE and confidence < PANEL_BELOW for value, confidence in answers(quick)])
+    panel[faces] = (quick[faces] + shipped_probabilities("pips-classifier-2.onnx", val_real[0])[faces]) / 2
+    p = {"quick": quick, "panel": panel,
+         "close": calibrated(close_look_logits(val_real[0]), PipClassifier(CLOSE_LOOK_PATH).temperature),
+         "tuned": calibrated(logits.numpy(), temperature)}
+    print(f"temperatures: tuned {temperature:.2f} (fitted on the kept-out patches), shipped from their files",
+          flush=True)
+    p["close+tuned"] = (p["close"] + p["tuned"]) / 2
+    p["quick+close"] = (p["quick"] + p["close"]) / 2
+    p["quick+close+tuned"] = (p["quick"] + p["close"] + p["tuned"]) / 3
+    right = {name: probabilities.argmax(1) == values for name, probabilities in p.items()}
+    for name in sorted(set(sets)):
+        dice = (sets == name) & (values > 0)
+        print(f"{name}: {agreement('close', right['close'], 'tuned', right['tuned'], dice)}", flush=True)
+        print(f"{name}: {agreement('quick', right['quick'], 'tuned', right['tuned'], dice)}", flush=True)
+    for name, probabilities in p.items():
+        print(f"{name} (argmax): {summary(probabilities.argmax(1), values, sets)}", flush=True)
+    # the reader's way: the values the quick panel reads less surely than CLOSE_LOOK_BELOW go to a second look
+    unsure = np.array([value != NOT_A_FACE and confidence < CLOSE_LOOK_BELOW for value, confidence in answers(panel)])
+    for name in sorted(set(sets)):
+        dice = (sets == name) & (values > 0) & unsure
+        not_face = (sets == name) & (values == 0) & unsure
+        line = ", ".join(f"{look} {right[look][dice].sum()} ({(p[look][not_face].argmax(1) == 0).sum()})"
+                         for look in ("panel", "close", "tuned", "close+tuned"))
+        print(f"{name}, unsure under the panel: {dice.sum()} dice ({not_face.sum()} false candidates); right (turned "
+              f"down): {line}; {agreement('close', right['close'], 'tuned', right['tuned'], dice)}", flush=True)
+    for look in ("close", "tuned", "close+tuned"):
+        reader = panel.copy()
+        reader[unsure] = p[look][unsure]
+        print(f"reader's way, panel then {look} on the unsure (argmax): {summary(reader.argmax(1), values, sets)}",
+              flush=True)
     return 0
 
 
@@ -209,12 +282,15 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
     parser.add_argument("--score", type=Path, nargs="+", help="only score these checkpoints and the shipped networks")
     parser.add_argument("--cost", type=Path, help="only export this checkpoint to ONNX and time it")
+    parser.add_argument("--agree", type=Path, help="only compare where this checkpoint and the shipped networks fail")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     if args.score:
         return score(args)
     if args.cost:
         return cost(args)
+    if args.agree:
+        return agree(args)
     return train(args)
 
 
