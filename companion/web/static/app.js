@@ -707,8 +707,8 @@
   }
 
   // Each player with their colour in words too (not everyone tells red from green), the one whose turn it is (at a
-  // roll or a draw, who rolls or draws) marked with a ▶ (its row's pale blue alone told few) and for a screen reader, the winner said in words
-  // (the 🏆 is decoration: a Pi may lack emoji fonts).
+  // roll or a draw, who rolls or draws) marked with a ▶ (its row's pale blue alone told few) and for a screen
+  // reader, the winner said in words (the 🏆 is decoration: a Pi may lack emoji fonts).
   function renderScores(game) {
     const table = $("scores");
     const body = el("tbody", {});
