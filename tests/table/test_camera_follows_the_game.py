@@ -3,8 +3,6 @@ the page's live view and the photo of the last roll (`/api/reading.jpg`) showed 
 and a Pi spent its CPU reading them. Pip games, and the table with no game, read pip dice as ever."""
 from __future__ import annotations
 
-import time
-
 import cv2
 import pytest
 
@@ -16,6 +14,7 @@ from companion.table.service import Service
 from companion.vision import annotate, scene
 from companion.vision.sources import Frame
 from tests.table.banana_dice import table_image
+from tests.waiting import came
 
 S = 1_000_000_000
 PLAYERS = [{"name": "Ada"}, {"name": "Ben"}]
@@ -52,9 +51,7 @@ def start_companion(tmp_path, state) -> Service:
     cv2.imwrite(str(folder / "00.png"), table_image(10, [], []))
     settings = load_settings(env={}, overrides={"camera": {"source": str(folder)}, "sensors": {"backend": "none"}})
     service = Service(settings, state_dir=state).start()
-    deadline = time.monotonic() + 30
-    while service.camera._thread.is_alive() and time.monotonic() < deadline:
-        time.sleep(0.05)
+    came(lambda: not service.camera._thread.is_alive(), 30, every=0.05)
     assert service.camera.pipeline.frames == 1
     return service
 

@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import sqlite3
-import time
 
 from companion.table.demo import DemoPlayer
 from companion.table.journal import Journal
 from companion.table.owner import Table
 from companion.table.recording import write_events
 from companion.table.sessions import generate
+from tests.waiting import came
 
 
 def short_session(tmp_path):
@@ -21,14 +21,8 @@ def play_until(journal, games, tmp_path, **options) -> bool:
     """Plays the demo until its `games`-th game has started, for at most a generous minute."""
     table = Table(journal).start()
     player = DemoPlayer(table, [short_session(tmp_path)], **options).start()
-    deadline = time.monotonic() + 60
     try:
-        while time.monotonic() < deadline:
-            newest = journal.games(limit=1)
-            if newest and newest[0]["id"] >= games:
-                return True
-            time.sleep(0.02)
-        return False
+        return came(lambda: (journal.games(limit=1) or [{"id": 0}])[0]["id"] >= games, 60, every=0.02)
     finally:
         player.stop()
         table.stop()

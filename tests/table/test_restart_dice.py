@@ -18,6 +18,7 @@ from companion.table.service import Service
 import cv2
 from companion.vision import scene
 from companion.vision import readers
+from tests.waiting import came
 
 
 CAMERA = scene.CameraModel(640, 480, tilt_deg=10)
@@ -57,9 +58,7 @@ def companion_watching(folder: str, state, frames: int, listener=None):
         service.table.listen(listener)
     service.start()
     try:
-        deadline = time.monotonic() + 30
-        while service.camera.pipeline.frames < frames and time.monotonic() < deadline:
-            time.sleep(0.05)
+        came(lambda: service.camera.pipeline.frames >= frames, 30, every=0.05)
         assert service.camera.pipeline.frames == frames, "the camera saw the tray"
         service.table.submit(CameraHealth(time.monotonic_ns(), "ok", "after the frames")).result(5)
         yield service

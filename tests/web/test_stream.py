@@ -14,7 +14,7 @@ from companion.web.connections import CONNECTION_LIMIT
 from companion.web.sse_client import SSEClient
 from companion.web.stream import MAX_STREAMS_PER_DEVICE, Broadcaster
 from tests.web.conftest import as_phones
-from tests.waiting import wait_for
+from tests.waiting import came, wait_for
 
 START = {"do": "start", "game": "mountain-goats", "players": [{"name": "Ada"}, {"name": "Ben"}]}
 
@@ -151,12 +151,7 @@ def test_a_page_that_stops_reading_never_spills_its_stream_to_the_memory_card(se
 
 def wait_for_taken(box, timeout=5.0) -> bool:
     """Whether the stream took the newest view from its mailbox within `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while box._message is not None:
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.001)
-    return True
+    return came(lambda: box._message is None, timeout, every=0.001)
 
 
 def start_while_away_then_reconnect(base: str, seen: int) -> None:
